@@ -1,0 +1,13 @@
+//! kinrow: a game engine for k-in-a-row (m,n,k) games.
+//!
+//! The layers, each knowing only those below it:
+//! - [`rules`]: geometry, board, moves, win detection, symmetries, perft;
+//! - [`eval`]: heuristics, pure functions of a board;
+//! - [`search`]: alpha-beta with a transposition table; knows nothing of text;
+//! - [`protocol`]: command and reply types, nom parsers and formatting; no I/O;
+//! - [`session`]: the engine state machine, the only writer to stdout.
+
+pub mod eval;
+pub mod protocol;
+pub mod rules;
+pub mod search;

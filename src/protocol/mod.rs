@@ -1,0 +1,14 @@
+//! The line protocol as a pure library: typed commands parsed from text (with nom) and typed
+//! replies formatted to text. Nothing here reads or writes a stream; the session does the I/O.
+//!
+//! Parsing checks syntax only. Whether a syntactically valid command makes sense in the
+//! current state (a square on this board, a legal move, an option value in range) is decided
+//! by the session, which owns that state.
+
+mod command;
+mod parse;
+mod reply;
+
+pub use command::{CellText, Command, GoParams, PositionSpec, Side, SquareText, StartSpec};
+pub use parse::{BoardProblem, ParseError, ParseErrorKind, parse_line};
+pub use reply::{InfoLine, Notation, OptionKind, OptionSpec, Reply, Score};

@@ -1,0 +1,204 @@
+//! The negamax alpha-beta recursion and its move ordering.
+
+use super::tt::Bound;
+use super::{INF, MATE, MATE_BOUND, MAX_PLY, Searcher};
+use crate::eval::evaluate;
+use crate::rules::{Position, Square};
+use std::time::Instant;
+
+/// How often (in nodes) the clock and the stop flag are looked at.
+const POLL_INTERVAL: u64 = 2048;
+
+impl Searcher {
+    /// The value of `pos` for the side to move, `ply` plies below the root, searched `depth`
+    /// plies deep (fail-soft). Sets `self.aborted` (and returns 0) when a limit is hit.
+    pub(super) fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.poll();
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        // The previous move won.
+        if pos.winner().is_some() {
+            return -(MATE - ply as i32);
+        }
+        if pos.empty().is_empty() || pos.is_dead_draw() {
+            return 0;
+        }
+        let us = pos.side_to_move();
+        if !pos.threats(us).is_empty() {
+            return MATE - (ply as i32 + 1);
+        }
+        let blocks = pos.threats(us.other());
+        let forced = match blocks.count() {
+            0 => None,
+            1 => blocks.first(),
+            // We cannot win now and cannot block two squares: the opponent wins next move.
+            _ => return -(MATE - (ply as i32 + 2)),
+        };
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            self.impure += 1;
+            return evaluate(pos, self.settings.eval);
+        }
+
+        // Wins further away than the fastest still possible cannot matter.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - (ply as i32 + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Positions equal under a symmetry of the board share one entry, stored in the frame
+        // of the symmetry that gives the smallest key.
+        let (key, sym) = pos.canonical_key();
+        let tables = std::sync::Arc::clone(pos.tables());
+        let mut tt_move = None;
+        if let Some(hit) = self.table.probe(key) {
+            tt_move = hit
+                .best
+                .map(|m| tables.inverses[sym][m])
+                .filter(|&m| pos.empty().contains(m));
+            if hit.proven || hit.depth as i32 >= depth {
+                let score = from_table(hit.score, ply);
+                let usable = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    if !hit.proven {
+                        self.impure += 1;
+                    }
+                    return score;
+                }
+            }
+        }
+
+        let impure_before = self.impure;
+        let alpha_orig = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let moves: Vec<Square> = match forced {
+            Some(sq) => vec![sq],
+            None => self.ordered_moves(pos, tt_move),
+        };
+        for &sq in &moves {
+            pos.make(sq);
+            let v = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
+            pos.unmake();
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(sq);
+                if v > alpha {
+                    alpha = v;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(sq);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if v >= beta {
+                        let h = &mut self.history[sq][us.index()];
+                        *h = h.saturating_add((depth * depth) as u32);
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best <= alpha_orig {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let proven = self.impure == impure_before;
+        self.table.store(
+            key,
+            to_table(best, ply),
+            bound,
+            depth as u32,
+            proven,
+            best_move.map(|m| tables.symmetries[sym][m]),
+        );
+        best
+    }
+
+    fn poll(&mut self) {
+        if self.stop.load(std::sync::atomic::Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// The empty squares, most promising first: the table's move, then squares on many lines
+    /// that are open for us or for the opponent (weighted by their stones), then history.
+    pub(super) fn ordered_moves(&self, pos: &Position, tt_move: Option<Square>) -> Vec<Square> {
+        let tables = pos.tables();
+        let us = pos.side_to_move().index();
+        let mut scored: Vec<(i64, Square)> = pos
+            .empty()
+            .iter()
+            .map(|sq| {
+                if Some(sq) == tt_move {
+                    return (i64::MAX, sq);
+                }
+                let mut s: i64 = 0;
+                for &l in &tables.cell_lines[sq] {
+                    let c = pos.line_count(l as usize);
+                    let (own, other) = (c[us] as u32, c[1 - us] as u32);
+                    if other == 0 {
+                        s += 1 << (2 * own.min(12));
+                    }
+                    if own == 0 {
+                        s += 1 << (2 * other.min(12));
+                    }
+                }
+                let h = self.history[sq][us] as i64;
+                (s * 64 + h.min(63) + tables.ring[sq] as i64, sq)
+            })
+            .collect();
+        scored.sort_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
+        scored.into_iter().map(|(_, sq)| sq).collect()
+    }
+}
+
+/// Mate scores are stored relative to the node, so that they mean the same wherever the
+/// position recurs.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

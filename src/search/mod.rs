@@ -1,0 +1,373 @@
+//! Game-tree search: iterative-deepening negamax alpha-beta with a transposition table.
+//! Knows nothing of text: results are numbers and squares; the session formats them.
+
+mod alphabeta;
+pub mod time;
+mod tt;
+
+pub use time::Clock;
+pub use tt::TableSizeError;
+
+use crate::eval::EvalKind;
+use crate::rules::{Position, Square};
+use rand::Rng;
+use rand::seq::IndexedRandom;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+use tt::Table;
+
+/// The score of a win on the move: a win `p` plies from the root scores `MATE - p`.
+pub const MATE: i32 = 1_000_000;
+/// No game has more plies than this.
+pub const MAX_PLY: usize = crate::rules::MAX_CELLS + 1;
+/// Scores at or beyond this (in absolute value) are proven wins or losses.
+const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+const INF: i32 = MATE + 1;
+
+/// A search value as the protocol reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Heuristic score for the side to move.
+    Heuristic(i32),
+    /// Proven win with the side to move's Nth move.
+    Win(u32),
+    /// Proven loss: the opponent wins with their Nth move.
+    Loss(u32),
+    /// Proven draw.
+    Draw,
+}
+
+impl Value {
+    /// Whether the game-theoretic value is known.
+    pub fn is_proven(self) -> bool {
+        !matches!(self, Value::Heuristic(_))
+    }
+
+    fn from_score(score: i32, proven: bool) -> Value {
+        if score >= MATE_BOUND {
+            Value::Win(((MATE - score + 1) / 2) as u32)
+        } else if score <= -MATE_BOUND {
+            Value::Loss(((MATE + score) / 2) as u32)
+        } else if proven {
+            // A search whose every leaf was a finished game scores 0 only for a draw.
+            Value::Draw
+        } else {
+            Value::Heuristic(score)
+        }
+    }
+}
+
+/// When to stop. The first limit reached ends the search; with none, the search runs until
+/// the value is proven or it is stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// Do not start another iteration after this much time.
+    pub soft_time: Option<Duration>,
+    /// Abort the search at this time.
+    pub hard_time: Option<Duration>,
+}
+
+/// How the caller steers a running search.
+#[derive(Clone, Debug)]
+pub struct Control {
+    /// Raised by the caller to end the search early; polled every few thousand nodes.
+    pub stop: Arc<AtomicBool>,
+    /// When the search was asked for; time limits count from here.
+    pub start: Instant,
+}
+
+/// Settings that shape the search, not its length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The heuristic at the horizon.
+    pub eval: EvalKind,
+    /// Pick uniformly among root moves of equal best value instead of the first found.
+    pub random_tie_break: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            eval: EvalKind::default(),
+            random_tie_break: true,
+        }
+    }
+}
+
+/// What one completed iteration found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub value: Value,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Square>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` only when the game is over.
+    pub best: Option<Square>,
+    /// The value of the last completed iteration (heuristic 0 if none completed).
+    pub value: Value,
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// Deepest completed iteration.
+    pub depth: u32,
+}
+
+/// A root move and what the current iteration knows of it.
+#[derive(Clone, Copy, Debug)]
+struct RootMove {
+    sq: Square,
+    /// Score from the last iteration that searched it (an upper bound unless `exact`).
+    score: i32,
+    exact: bool,
+}
+
+/// The search engine's memory between searches: the table and move-ordering history.
+pub struct Searcher {
+    table: Table,
+    history: Vec<[u32; 2]>,
+    // Per-search state.
+    nodes: u64,
+    /// Leaves whose value came from the heuristic (or from a heuristic table entry); a subtree
+    /// searched without increasing it has a proven value.
+    impure: u64,
+    seldepth: usize,
+    aborted: bool,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    pv: Vec<Vec<Square>>,
+    settings: Settings,
+    stop: Arc<AtomicBool>,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` MB.
+    pub fn new(hash_mb: usize) -> Result<Searcher, TableSizeError> {
+        Ok(Searcher {
+            table: Table::new(hash_mb)?,
+            history: vec![[0; 2]; crate::rules::MAX_CELLS],
+            nodes: 0,
+            impure: 0,
+            seldepth: 0,
+            aborted: false,
+            node_limit: u64::MAX,
+            deadline: None,
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            settings: Settings::default(),
+            stop: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// Replaces the table by one of `hash_mb` MB; on failure the old table stays.
+    pub fn resize(&mut self, hash_mb: usize) -> Result<(), TableSizeError> {
+        // Free the old table first so that a resize near the memory limit can succeed.
+        self.table = Table::new(1)?;
+        match Table::new(hash_mb) {
+            Ok(t) => {
+                self.table = t;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Forgets everything learned: table and history.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.history.iter_mut().for_each(|h| *h = [0; 2]);
+    }
+
+    /// Searches `root` and returns the move to play. `report` is called after every completed
+    /// iteration; `rng` breaks ties between equally good root moves when the settings ask for
+    /// it.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        limits: &Limits,
+        settings: Settings,
+        control: &Control,
+        rng: &mut impl Rng,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        let start = control.start;
+        self.stop = Arc::clone(&control.stop);
+        self.nodes = 0;
+        self.impure = 0;
+        self.aborted = false;
+        self.settings = settings;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = limits.hard_time.map(|d| start + d);
+        self.table.new_search();
+        let mut pos = root.clone();
+        if pos.outcome().is_some() {
+            return SearchResult {
+                best: None,
+                value: Value::Heuristic(0),
+                nodes: 0,
+                depth: 0,
+            };
+        }
+        let us = pos.side_to_move();
+        let wins = pos.threats(us);
+        if !wins.is_empty() {
+            // A win on the move needs no search; any winning square is equally good.
+            let moves: Vec<Square> = wins.iter().collect();
+            let best = self.pick(&moves, settings, rng);
+            self.nodes = 1;
+            report(&Iteration {
+                depth: 1,
+                seldepth: 1,
+                value: Value::Win(1),
+                nodes: 1,
+                elapsed: start.elapsed(),
+                hashfull: self.table.hashfull(),
+                pv: vec![best],
+            });
+            return SearchResult {
+                best: Some(best),
+                value: Value::Win(1),
+                nodes: 1,
+                depth: 1,
+            };
+        }
+
+        let stabilizer = pos.stabilizer();
+        let candidates: Vec<Square> = {
+            let blocks = pos.threats(us.other());
+            if blocks.count() == 1 {
+                blocks.iter().collect()
+            } else {
+                self.ordered_moves(&pos, None)
+            }
+        };
+        // Squares that a symmetry of the position maps onto an earlier candidate lead to
+        // equivalent positions: search one representative of each class.
+        let mut class_of: Vec<(Square, Square)> = Vec::new();
+        let mut roots: Vec<RootMove> = Vec::new();
+        for &sq in &candidates {
+            let perms = &pos.tables().symmetries;
+            let rep = stabilizer
+                .iter()
+                .map(|&s| perms[s][sq])
+                .find(|img| roots.iter().any(|r| r.sq == *img));
+            match rep {
+                Some(r) => class_of.push((sq, r)),
+                None => {
+                    class_of.push((sq, sq));
+                    roots.push(RootMove {
+                        sq,
+                        score: -INF,
+                        exact: false,
+                    });
+                }
+            }
+        }
+
+        let empties = pos.empty().count();
+        let max_depth = limits.depth.unwrap_or(u32::MAX).min(empties).max(1);
+        let mut result = SearchResult {
+            best: Some(roots[0].sq),
+            value: Value::Heuristic(0),
+            nodes: 0,
+            depth: 0,
+        };
+        let mut best_moves: Vec<Square> = vec![roots[0].sq];
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let impure_before = self.impure;
+            let mut best = -INF;
+            let mut completed = 0;
+            let mut best_pv: Vec<Square> = Vec::new();
+            for root in roots.iter_mut() {
+                let sq = root.sq;
+                // With tie-breaking, a window one below the best so far tells equal moves
+                // apart from worse ones.
+                let alpha = if settings.random_tie_break {
+                    best.saturating_sub(1).max(-INF)
+                } else {
+                    best
+                };
+                pos.make(sq);
+                let v = -self.negamax(&mut pos, depth as i32 - 1, 1, -INF, -alpha);
+                pos.unmake();
+                if self.aborted {
+                    break;
+                }
+                completed += 1;
+                root.score = v;
+                root.exact = v > alpha;
+                if v > best {
+                    best = v;
+                    best_pv.clear();
+                    best_pv.push(sq);
+                    best_pv.extend_from_slice(&self.pv[1]);
+                }
+            }
+            if completed == 0 {
+                break;
+            }
+            // Stable sort: the best first, ties in their previous order.
+            roots[..completed].sort_by_key(|r| std::cmp::Reverse(r.score));
+            let tied: Vec<Square> = roots[..completed]
+                .iter()
+                .filter(|r| r.score == best && (r.exact || !settings.random_tie_break))
+                .map(|r| r.sq)
+                .collect();
+            best_moves = if settings.random_tie_break {
+                class_of
+                    .iter()
+                    .filter(|(_, rep)| tied.contains(rep))
+                    .map(|(sq, _)| *sq)
+                    .collect()
+            } else {
+                vec![tied[0]]
+            };
+            if self.aborted {
+                // A partial iteration still improves on the last one: its moves were searched
+                // deeper, and the previous best was searched first.
+                break;
+            }
+            let proven = self.impure == impure_before;
+            let value = Value::from_score(best, proven);
+            result.value = value;
+            result.depth = depth;
+            report(&Iteration {
+                depth,
+                seldepth: (self.seldepth as u32).max(depth),
+                value,
+                nodes: self.nodes,
+                elapsed: start.elapsed(),
+                hashfull: self.table.hashfull(),
+                pv: best_pv,
+            });
+            if value.is_proven() {
+                break;
+            }
+            if limits.soft_time.is_some_and(|t| start.elapsed() >= t) {
+                break;
+            }
+        }
+        result.best = Some(self.pick(&best_moves, settings, rng));
+        result.nodes = self.nodes;
+        result
+    }
+
+    fn pick(&self, moves: &[Square], settings: Settings, rng: &mut impl Rng) -> Square {
+        if settings.random_tie_break {
+            *moves.choose(rng).unwrap_or(&moves[0])
+        } else {
+            moves[0]
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! The transposition table: search results by Zobrist key.
+//!
+//! An entry records whether its value is *proven*: computed from a subtree in which every
+//! leaf was a finished game or a rule-proven result, never a heuristic. A proven value holds
+//! at any search depth, so it is used whatever depth is asked for, and it is kept in
+//! preference to heuristic entries.
+
+use std::fmt;
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is exact.
+    Exact,
+    /// The true score is at least this.
+    Lower,
+    /// The true score is at most this.
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    /// Best move + 1; 0 for none.
+    best: u8,
+    depth: u8,
+    /// Bits 0-1: bound (1 exact, 2 lower, 3 upper; 0 = empty slot); bit 2: proven.
+    flags: u8,
+    generation: u8,
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit {
+    pub score: i32,
+    pub bound: Bound,
+    pub depth: u32,
+    pub proven: bool,
+    pub best: Option<usize>,
+}
+
+/// Why the table could not be given the requested size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableSizeError {
+    /// The size asked for, in MB.
+    pub megabytes: usize,
+}
+
+impl fmt::Display for TableSizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot allocate a {} MB hash table on this machine",
+            self.megabytes
+        )
+    }
+}
+
+impl std::error::Error for TableSizeError {}
+
+/// A fixed-size table of search results, one entry per slot.
+pub struct Table {
+    entries: Vec<Entry>,
+    generation: u8,
+}
+
+impl Table {
+    /// A table of `megabytes` MB (at least one entry).
+    pub fn new(megabytes: usize) -> Result<Table, TableSizeError> {
+        let count = (megabytes.saturating_mul(1 << 20) / size_of::<Entry>()).max(1);
+        let mut entries = Vec::new();
+        // try_reserve turns an impossible size into an error instead of an abort.
+        entries
+            .try_reserve_exact(count)
+            .map_err(|_| TableSizeError { megabytes })?;
+        entries.resize(count, Entry::default());
+        Ok(Table {
+            entries,
+            generation: 0,
+        })
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.generation = 0;
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let e = &self.entries[self.slot(key)];
+        if e.flags & 3 == 0 || e.key != key {
+            return None;
+        }
+        let bound = match e.flags & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Hit {
+            score: e.score,
+            bound,
+            depth: e.depth as u32,
+            proven: e.flags & 4 != 0,
+            best: e.best.checked_sub(1).map(usize::from),
+        })
+    }
+
+    /// Stores a result, unless the slot holds something more valuable: a proven value from
+    /// this search where this one is heuristic, or a deeper heuristic value from this search.
+    #[inline]
+    pub fn store(
+        &mut self,
+        key: u64,
+        score: i32,
+        bound: Bound,
+        depth: u32,
+        proven: bool,
+        best: Option<usize>,
+    ) {
+        let generation = self.generation;
+        let i = self.slot(key);
+        let e = &mut self.entries[i];
+        let old_proven = e.flags & 4 != 0;
+        if e.flags & 3 != 0 && e.key != key && e.generation == generation {
+            if old_proven && !proven {
+                return;
+            }
+            if old_proven == proven && (e.depth as u32) > depth + 2 {
+                return;
+            }
+        }
+        if e.key == key && old_proven && !proven {
+            return;
+        }
+        let bound_bits = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        *e = Entry {
+            key,
+            score,
+            best: best.map_or(0, |b| b as u8 + 1),
+            depth: depth.min(255) as u8,
+            flags: bound_bits | if proven { 4 } else { 0 },
+            generation,
+        };
+    }
+
+    /// Per mille of the first thousand slots in use by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.entries.len().min(1000);
+        let used = self.entries[..n]
+            .iter()
+            .filter(|e| e.flags & 3 != 0 && e.generation == self.generation)
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let mut t = Table::new(1).unwrap();
+        assert!(t.probe(42).is_none());
+        t.store(42, 17, Bound::Lower, 3, false, Some(5));
+        let h = t.probe(42).unwrap();
+        assert_eq!(
+            (h.score, h.bound, h.depth, h.proven, h.best),
+            (17, Bound::Lower, 3, false, Some(5))
+        );
+        // a proven entry is not overwritten by a heuristic one for the same key
+        t.store(42, 0, Bound::Exact, 9, true, None);
+        t.store(42, 5, Bound::Exact, 12, false, None);
+        assert!(t.probe(42).unwrap().proven);
+    }
+
+    #[test]
+    fn absurd_size_is_an_error() {
+        assert!(Table::new(usize::MAX / 2).is_err());
+    }
+}
