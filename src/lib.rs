@@ -7,7 +7,9 @@
 //! - [`protocol`]: command and reply types, nom parsers and formatting; no I/O;
 //! - [`session`]: the engine state machine, the only writer to stdout.
 
+pub mod bench;
 pub mod eval;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod session;

@@ -1,1 +1,37 @@
-fn main() {}
+//! The `kinrow` binary: with no arguments, the engine on stdin/stdout.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // Diagnostics go to stderr only: stdout belongs to the protocol.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => {
+            kinrow::session::run();
+            ExitCode::SUCCESS
+        }
+        Some("-h" | "--help" | "help") => {
+            println!("{}", USAGE);
+            ExitCode::SUCCESS
+        }
+        Some("-V" | "--version") => {
+            println!("{}", kinrow::session::NAME);
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("kinrow: unknown subcommand '{other}'\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+const USAGE: &str = "\
+usage: kinrow            run the engine: line commands on stdin, replies on stdout
+       kinrow --help     this text
+       kinrow --version  the engine's name and version
+
+The engine's protocol is described in protocol.md. Set RUST_LOG=debug for diagnostics
+on stderr.";

@@ -120,6 +120,14 @@ impl Geometry {
         sq / self.columns()
     }
 
+    /// The square named like `c3`, if the name is well formed and on the board.
+    pub fn square_named(&self, name: &str) -> Option<Square> {
+        let mut chars = name.chars();
+        let file = chars.next().filter(char::is_ascii_lowercase)? as u32 - 'a' as u32;
+        let rank: u32 = chars.as_str().parse().ok()?;
+        self.square(file, rank.checked_sub(1)?)
+    }
+
     /// The chess-style name of a square, like `c3`.
     pub fn name(&self, sq: Square) -> String {
         format!(
@@ -345,5 +353,9 @@ mod tests {
         assert_eq!(g.name(224), "o15");
         assert_eq!(g.square(2, 2).map(|s| g.name(s)), Some("c3".into()));
         assert_eq!(g.square(15, 0), None);
+        assert_eq!(g.square_named("o15"), Some(224));
+        assert_eq!(g.square_named("p1"), None);
+        assert_eq!(g.square_named("a0"), None);
+        assert_eq!(g.square_named(""), None);
     }
 }

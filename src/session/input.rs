@@ -1,0 +1,114 @@
+//! Reading command lines from a byte stream, whatever it holds.
+
+use std::io::{BufRead, ErrorKind};
+
+/// Lines longer than this are not kept whole: the rest is skipped and the line reported as
+/// too long, so that a runaway writer cannot make the engine grow without bound.
+pub const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// One line of input, or why it cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A line (without its line ending).
+    Line(String),
+    /// A line that is not valid UTF-8.
+    NotUtf8,
+    /// A line over [`MAX_LINE_BYTES`].
+    TooLong(usize),
+    /// End of input (or a read error, which ends input just the same).
+    End,
+}
+
+/// Reads the next line: up to `\n`; a lone `\r` also ends a line, so CR-only input works.
+pub fn read_line(reader: &mut impl BufRead) -> Input {
+    let mut line: Vec<u8> = Vec::new();
+    let mut length = 0usize;
+    let mut saw_any = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => return Input::End,
+        };
+        if buf.is_empty() {
+            if !saw_any {
+                return Input::End;
+            }
+            break;
+        }
+        saw_any = true;
+        let (chunk, used, done) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(i) => {
+                // Treat "\r\n" as one line end: swallow the "\n" when it is already buffered.
+                let skip = if buf[i] == b'\r' && buf.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                (&buf[..i], i + skip, true)
+            }
+            None => (buf, buf.len(), false),
+        };
+        length += chunk.len();
+        if line.len() < MAX_LINE_BYTES {
+            let room = MAX_LINE_BYTES - line.len();
+            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        }
+        reader.consume(used);
+        if done {
+            break;
+        }
+    }
+    if length > MAX_LINE_BYTES {
+        return Input::TooLong(length);
+    }
+    match String::from_utf8(line) {
+        Ok(s) => Input::Line(s),
+        Err(_) => Input::NotUtf8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn all(bytes: &[u8]) -> Vec<Input> {
+        let mut r = Cursor::new(bytes.to_vec());
+        let mut out = Vec::new();
+        loop {
+            let i = read_line(&mut r);
+            if i == Input::End {
+                return out;
+            }
+            out.push(i);
+        }
+    }
+
+    #[test]
+    fn line_ends() {
+        let l = |s: &str| Input::Line(s.to_string());
+        assert_eq!(
+            all(b"uci\nisready\r\nquit"),
+            vec![l("uci"), l("isready"), l("quit")]
+        );
+        assert_eq!(all(b"a\rb\r"), vec![l("a"), l("b")]);
+        assert_eq!(all(b"\n\n"), vec![l(""), l("")]);
+        assert_eq!(all(b""), vec![]);
+        assert_eq!(all(b"\xff\xfe\nok\n"), vec![Input::NotUtf8, l("ok")]);
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        let mut bytes = vec![b'a'; MAX_LINE_BYTES + 10];
+        bytes.extend_from_slice(b"\nisready\n");
+        let got = all(&bytes);
+        assert_eq!(
+            got,
+            vec![
+                Input::TooLong(MAX_LINE_BYTES + 10),
+                Input::Line("isready".into())
+            ]
+        );
+    }
+}
