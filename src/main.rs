@@ -13,6 +13,10 @@ fn main() -> ExitCode {
             kinrow::session::run();
             ExitCode::SUCCESS
         }
+        Some("bench") if args.len() == 1 => {
+            kinrow::session::run_script(&["bench"]);
+            ExitCode::SUCCESS
+        }
         Some("-h" | "--help" | "help") => {
             println!("{}", USAGE);
             ExitCode::SUCCESS
@@ -30,6 +34,7 @@ fn main() -> ExitCode {
 
 const USAGE: &str = "\
 usage: kinrow            run the engine: line commands on stdin, replies on stdout
+       kinrow bench      run the bench searches and print their node count and speed
        kinrow --help     this text
        kinrow --version  the engine's name and version
 

@@ -383,6 +383,29 @@ pub fn run() {
     }
 }
 
+/// Runs `lines` as commands, each waiting for the previous one's job as usual, and returns
+/// once the engine is idle with nothing left to do (`kinrow bench` is `["bench"]`).
+pub fn run_script(lines: &[&str]) {
+    let (events, inbox): (Sender<Event>, Receiver<Event>) = channel();
+    let stdout = std::io::stdout();
+    let mut session = Session::new(stdout.lock(), events);
+    for line in lines {
+        if session.handle(Event::Input(Input::Line(line.to_string()))) == Flow::Quit {
+            return;
+        }
+    }
+    while session.is_busy() || !session.pending.is_empty() {
+        match inbox.recv() {
+            Ok(e) => {
+                if session.handle(e) == Flow::Quit {
+                    return;
+                }
+            }
+            Err(_) => return,
+        }
+    }
+}
+
 fn seeded(seed: u64) -> StdRng {
     if seed == 0 {
         StdRng::from_rng(&mut rand::rng())

@@ -116,3 +116,29 @@ fn shift(child: i32) -> i32 {
         0
     }
 }
+
+impl Oracle {
+    /// Game-tree nodes exactly `depth` plies below, play stopping at a win (independent of
+    /// the engine's perft).
+    pub fn perft(&self, cells: &mut Vec<u8>, to_move: u8, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut n = 0;
+        for sq in 0..cells.len() {
+            if cells[sq] != 0 {
+                continue;
+            }
+            cells[sq] = to_move;
+            n += if depth == 1 {
+                1
+            } else if self.wins_at(cells, sq) {
+                0
+            } else {
+                self.perft(cells, 3 - to_move, depth - 1)
+            };
+            cells[sq] = 0;
+        }
+        n
+    }
+}

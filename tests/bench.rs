@@ -1,0 +1,46 @@
+//! The bench signature: the total node count of the fixed bench searches, recorded in
+//! fixtures/bench.txt. A change that alters the search's behaviour changes it; update the
+//! fixture in the same commit and quote the new figure in the commit message.
+
+use kinrow::bench;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+fn recorded() -> u64 {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench.txt"))
+        .expect("fixtures/bench.txt exists");
+    text.lines()
+        .find_map(|l| l.strip_prefix("nodes "))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("a 'nodes N' line")
+}
+
+#[test]
+fn signature_matches_the_fixture() {
+    let stop = Arc::new(AtomicBool::new(false));
+    let total = bench::run(&stop, &mut |_| {}).expect("bench runs to the end");
+    assert_eq!(total.nodes, recorded(), "bench signature changed");
+}
+
+#[test]
+fn signature_is_reproducible() {
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut first = Vec::new();
+    bench::run(&stop, &mut |l| first.push(l.nodes)).unwrap();
+    let mut second = Vec::new();
+    bench::run(&stop, &mut |l| second.push(l.nodes)).unwrap();
+    assert_eq!(first, second);
+}
+
+#[test]
+fn binary_prints_the_signature() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .arg("bench")
+        .output()
+        .expect("kinrow bench runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().any(|l| l == format!("nodes {}", recorded())), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("nps ")), "{text}");
+}
