@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 fn recorded() -> u64 {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench.txt"))
-        .expect("fixtures/bench.txt exists");
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench.txt"))
+            .expect("fixtures/bench.txt exists");
     text.lines()
         .find_map(|l| l.strip_prefix("nodes "))
         .and_then(|n| n.trim().parse().ok())
@@ -41,6 +42,9 @@ fn binary_prints_the_signature() {
         .expect("kinrow bench runs");
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.lines().any(|l| l == format!("nodes {}", recorded())), "{text}");
+    assert!(
+        text.lines().any(|l| l == format!("nodes {}", recorded())),
+        "{text}"
+    );
     assert!(text.lines().any(|l| l.starts_with("nps ")), "{text}");
 }

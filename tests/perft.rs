@@ -17,13 +17,21 @@ fn engine_perft(c: u32, r: u32, k: u32, moves: &[&str], depth: u32) -> u64 {
 
 #[test]
 fn fixture_counts() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/perft.txt"))
-        .unwrap();
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/perft.txt"))
+            .unwrap();
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split_whitespace().collect();
         let n = |i: usize| f[i].parse::<u64>().unwrap();
-        let moves: Vec<&str> = if f[3] == "-" { vec![] } else { f[3].split(',').collect() };
+        let moves: Vec<&str> = if f[3] == "-" {
+            vec![]
+        } else {
+            f[3].split(',').collect()
+        };
         assert_eq!(
             engine_perft(n(0) as u32, n(1) as u32, n(2) as u32, &moves, n(4) as u32),
             n(5),

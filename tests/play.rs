@@ -96,5 +96,9 @@ fn full_depth_self_play_on_3x3_is_always_a_draw() {
         openings.insert(pos.moves()[..2].to_vec());
     }
     // Random tie-breaks vary the games, as in the seeds.
-    assert!(openings.len() > 5, "only {} different openings", openings.len());
+    assert!(
+        openings.len() > 5,
+        "only {} different openings",
+        openings.len()
+    );
 }
