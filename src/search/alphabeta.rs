@@ -7,7 +7,7 @@ use crate::rules::{Position, Square};
 use std::time::Instant;
 
 /// How often (in nodes) the clock and the stop flag are looked at.
-const POLL_INTERVAL: u64 = 2048;
+const POLL_INTERVAL: u64 = 256;
 
 impl Searcher {
     /// The value of `pos` for the side to move, `ply` plies below the root, searched `depth`

@@ -43,7 +43,7 @@ pub fn budget(clock: Clock, own_moves_left: u32) -> (Duration, Duration) {
 /// The hard deadline for `go movetime MS`: a little under the time allowed, so that the
 /// reply arrives within it.
 pub fn movetime_deadline(ms: u64) -> Duration {
-    let margin = (ms / 20).clamp(1, 10);
+    let margin = (ms / 10).clamp(1, 25);
     Duration::from_millis(ms.saturating_sub(margin).max(1))
 }
 
@@ -79,7 +79,7 @@ mod tests {
     #[test]
     fn movetime_margin() {
         assert_eq!(movetime_deadline(1), Duration::from_millis(1));
-        assert_eq!(movetime_deadline(100), Duration::from_millis(95));
-        assert_eq!(movetime_deadline(10_000), Duration::from_millis(9_990));
+        assert_eq!(movetime_deadline(100), Duration::from_millis(90));
+        assert_eq!(movetime_deadline(10_000), Duration::from_millis(9_975));
     }
 }

@@ -1,0 +1,218 @@
+//! The engine process under the timing rules of the protocol: it answers while searching,
+//! stops and quits promptly, gives exactly one legal bestmove per go whatever the limits,
+//! and repeats itself exactly under a fixed Seed.
+
+mod common;
+
+use common::transcript::Engine;
+use std::time::{Duration, Instant};
+
+fn legal_on(board: &str, mv: &str) -> bool {
+    // board is "CxR": the move must be a plain square on it.
+    let (c, r) = board.split_once('x').unwrap();
+    let (c, r): (u32, u32) = (c.parse().unwrap(), r.parse().unwrap());
+    let mut chars = mv.chars();
+    let file = chars.next().unwrap() as u32 - 'a' as u32;
+    let rank: u32 = chars.as_str().parse().unwrap();
+    file < c && (1..=r).contains(&rank)
+}
+
+#[test]
+fn isready_is_answered_during_a_search() {
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("position startpos moves h8");
+    e.send("go infinite");
+    for _ in 0..200 {
+        let t = Instant::now();
+        e.send("isready");
+        // info lines may come in between
+        let got = e.recv_until("readyok");
+        assert!(t.elapsed() < Duration::from_secs(2), "slow readyok");
+        assert!(
+            got.iter().all(|l| l.starts_with("info ") || l == "readyok"),
+            "{got:?}"
+        );
+    }
+    e.send("stop");
+    let lines = e.recv_until("bestmove");
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(legal_on("15x15", &best) && best != "h8", "{best}");
+    e.send("isready");
+    assert_eq!(e.recv().as_deref(), Some("readyok"));
+    let (rest, ok, stderr) = e.finish();
+    assert!(rest.is_empty() && ok, "{rest:?} {stderr}");
+}
+
+#[test]
+fn quit_during_a_search_exits_promptly() {
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("go infinite");
+    e.send("isready");
+    e.recv_until("readyok");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("quit");
+    let (rest, ok, _) = e.finish();
+    // Generous: the point is that the search is stopped, not how fast this machine is.
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert!(ok);
+    assert_eq!(
+        rest.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{rest:?}"
+    );
+}
+
+#[test]
+fn end_of_input_during_a_search_is_quit() {
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("go infinite");
+    let t = Instant::now();
+    let (rest, ok, _) = e.finish();
+    assert!(t.elapsed() < Duration::from_secs(2));
+    assert!(ok);
+    assert_eq!(
+        rest.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{rest:?}"
+    );
+}
+
+#[test]
+fn tiny_limits_still_give_a_legal_move() {
+    let mut e = Engine::start(&[]);
+    for (geometry, board, moves) in [
+        ("3 3 3", "3x3", ""),
+        ("3 3 3", "3x3", "moves b2 a1"),
+        ("5 5 5", "5x5", "moves c3"),
+        ("15 15 5", "15x15", "moves h8 h9"),
+        ("7 4 3", "7x4", ""),
+        ("1 1 1", "1x1", ""),
+    ] {
+        e.send(&format!("newgame {geometry}"));
+        e.send(&format!("position startpos {moves}"));
+        for go in [
+            "go nodes 1",
+            "go depth 1",
+            "go movetime 1",
+            "go nodes 2",
+            "go wtime 0 btime 0",
+        ] {
+            e.send(go);
+            let lines = e.recv_until("bestmove");
+            let best = lines
+                .last()
+                .unwrap()
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .to_string();
+            assert!(legal_on(board, &best), "{geometry} {moves} {go}: {best}");
+            assert!(
+                !moves.split_whitespace().any(|m| m == best),
+                "occupied: {best}"
+            );
+        }
+    }
+    let (_, ok, _) = e.finish();
+    assert!(ok);
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("position startpos moves h8 h9 i8");
+    for _ in 0..5 {
+        let t = Instant::now();
+        e.send("go movetime 100");
+        e.recv_until("bestmove");
+        // The engine aims below 100 ms; the bound here allows for a loaded test machine.
+        assert!(
+            t.elapsed() < Duration::from_millis(600),
+            "{:?}",
+            t.elapsed()
+        );
+    }
+    let (_, ok, _) = e.finish();
+    assert!(ok);
+}
+
+#[test]
+fn go_stop_storm_gives_one_bestmove_per_go() {
+    let mut e = Engine::start(&[]);
+    e.send("newgame 7 7 5");
+    let mut script = String::new();
+    for _ in 0..2000 {
+        script.push_str("go infinite\nstop\n");
+    }
+    script.push_str("isready\n");
+    e.send_raw(script.as_bytes());
+    let mut bestmoves = 0;
+    // readyok comes at once, before the queued searches are done; count until all arrived.
+    while bestmoves < 2000 {
+        let line = e.recv().expect("output keeps coming");
+        if let Some(m) = line.strip_prefix("bestmove ") {
+            assert!(legal_on("7x7", m), "{m}");
+            bestmoves += 1;
+        }
+    }
+    e.send("isready");
+    let tail = e.recv_until("readyok");
+    assert!(tail.iter().all(|l| !l.starts_with("bestmove")), "{tail:?}");
+    let (rest, ok, _) = e.finish();
+    assert!(ok && rest.is_empty(), "{rest:?}");
+}
+
+#[test]
+fn a_fixed_seed_repeats_node_for_node() {
+    let script = [
+        "setoption name Seed value 42",
+        "newgame 5 5 5",
+        "go depth 5",
+        "position startpos moves c3 b2",
+        "go depth 6",
+        "newgame 3 3 3",
+        "go depth 9",
+    ];
+    let run = || {
+        let mut e = Engine::start(&[]);
+        let mut out = Vec::new();
+        for line in script {
+            e.send(line);
+            if line.starts_with("go") {
+                out.extend(e.recv_until("bestmove"));
+            }
+        }
+        let (rest, _, _) = e.finish();
+        assert!(rest.is_empty());
+        out.iter()
+            .map(|l| {
+                // mask the timing fields
+                let mut toks: Vec<&str> = l.split_whitespace().collect();
+                for i in 1..toks.len() {
+                    if toks[i - 1] == "time" || toks[i - 1] == "nps" {
+                        toks[i] = "*";
+                    }
+                }
+                toks.join(" ")
+            })
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (run(), run());
+    assert!(a.len() > 10);
+    assert_eq!(a, b);
+}
