@@ -3,7 +3,7 @@
 use super::tt::Bound;
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, Searcher};
 use crate::eval::evaluate;
-use crate::rules::{Position, Square};
+use crate::rules::{Position, Square, cannot_win};
 use std::time::Instant;
 
 /// How often (in nodes) the clock and the stop flag are looked at.
@@ -51,9 +51,28 @@ impl Searcher {
             // We cannot win now and cannot block two squares: the opponent wins next move.
             _ => return -(MATE - (ply as i32 + 2)),
         };
-        if depth <= 0 || ply >= MAX_PLY - 1 {
+        // Pairing certificates: one against the opponent means we cannot lose (value >= 0),
+        // one against us that we cannot win (value <= 0). Looked for only where they decide
+        // something: a cutoff, or the horizon, where they turn a guess into a proof.
+        let horizon = depth <= 0 || ply >= MAX_PLY - 1;
+        let safe = (beta <= 0 || horizon) && forced.is_none() && cannot_win(pos, us.other());
+        if safe && beta <= 0 {
+            return 0;
+        }
+        let hopeless = (alpha >= 0 || safe || horizon) && cannot_win(pos, us);
+        if hopeless && (safe || alpha >= 0) {
+            return 0;
+        }
+        if horizon {
             self.impure += 1;
-            return evaluate(pos, self.settings.eval);
+            let v = evaluate(pos, self.settings.eval);
+            return if safe {
+                v.max(0)
+            } else if hopeless {
+                v.min(0)
+            } else {
+                v
+            };
         }
 
         // Wins further away than the fastest still possible cannot matter.
@@ -66,12 +85,11 @@ impl Searcher {
         // Positions equal under a symmetry of the board share one entry, stored in the frame
         // of the symmetry that gives the smallest key.
         let (key, sym) = pos.canonical_key();
-        let tables = std::sync::Arc::clone(pos.tables());
         let mut tt_move = None;
         if let Some(hit) = self.table.probe(key) {
             tt_move = hit
                 .best
-                .map(|m| tables.inverses[sym][m])
+                .map(|m| pos.tables().inverses[sym][m])
                 .filter(|&m| pos.empty().contains(m));
             if hit.proven || hit.depth as i32 >= depth {
                 let score = from_table(hit.score, ply);
@@ -93,15 +111,29 @@ impl Searcher {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        let moves: Vec<Square> = match forced {
-            Some(sq) => vec![sq],
-            None => self.ordered_moves(pos, tt_move),
-        };
-        for &sq in &moves {
+        // Each ply has its own move buffer, reused from node to node: no allocation per node.
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
+        match forced {
+            Some(sq) => moves.push(sq),
+            None => self.order_moves(pos, tt_move, ply, &mut moves),
+        }
+        for (i, &sq) in moves.iter().enumerate() {
             pos.make(sq);
-            let v = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
+            // Principal variation search: the first move gets the full window, the others a
+            // null window that only asks "better than alpha?", re-searched when it is.
+            let mut v;
+            if i == 0 {
+                v = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
+            } else {
+                v = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
+                }
+            }
             pos.unmake();
             if self.aborted {
+                self.move_lists[ply] = moves;
                 return 0;
             }
             if v > best {
@@ -116,11 +148,16 @@ impl Searcher {
                     if v >= beta {
                         let h = &mut self.history[sq][us.index()];
                         *h = h.saturating_add((depth * depth) as u32);
+                        if self.killers[ply][0] != Some(sq) {
+                            self.killers[ply][1] = self.killers[ply][0];
+                            self.killers[ply][0] = Some(sq);
+                        }
                         break;
                     }
                 }
             }
         }
+        self.move_lists[ply] = moves;
 
         let bound = if best <= alpha_orig {
             Bound::Upper
@@ -130,13 +167,14 @@ impl Searcher {
             Bound::Exact
         };
         let proven = self.impure == impure_before;
+        let stored_move = best_move.map(|m| pos.tables().symmetries[sym][m]);
         self.table.store(
             key,
             to_table(best, ply),
             bound,
             depth as u32,
             proven,
-            best_move.map(|m| tables.symmetries[sym][m]),
+            stored_move,
         );
         best
     }
@@ -149,18 +187,25 @@ impl Searcher {
         }
     }
 
-    /// The empty squares, most promising first: the table's move, then squares on many lines
-    /// that are open for us or for the opponent (weighted by their stones), then history.
-    pub(super) fn ordered_moves(&self, pos: &Position, tt_move: Option<Square>) -> Vec<Square> {
+    /// The empty squares, most promising first: the table's move, then the killer moves of
+    /// this ply, then squares on many lines that are open for us or for the opponent (weighted
+    /// steeply by their stones), then history and centrality.
+    pub(super) fn order_moves(
+        &mut self,
+        pos: &Position,
+        tt_move: Option<Square>,
+        ply: usize,
+        out: &mut Vec<Square>,
+    ) {
         let tables = pos.tables();
         let us = pos.side_to_move().index();
-        let mut scored: Vec<(i64, Square)> = pos
-            .empty()
-            .iter()
-            .map(|sq| {
-                if Some(sq) == tt_move {
-                    return (i64::MAX, sq);
-                }
+        let killers = self.killers[ply];
+        let scored = &mut self.scored;
+        scored.clear();
+        for sq in pos.empty().iter() {
+            let score = if Some(sq) == tt_move {
+                i64::MAX
+            } else {
                 let mut s: i64 = 0;
                 for &l in &tables.cell_lines[sq] {
                     let c = pos.line_count(l as usize);
@@ -172,12 +217,27 @@ impl Searcher {
                         s += 1 << (2 * other.min(12));
                     }
                 }
+                let killer = if killers[0] == Some(sq) {
+                    2
+                } else if killers[1] == Some(sq) {
+                    1
+                } else {
+                    0
+                };
                 let h = self.history[sq][us] as i64;
-                (s * 64 + h.min(63) + tables.ring[sq] as i64, sq)
-            })
-            .collect();
-        scored.sort_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
-        scored.into_iter().map(|(_, sq)| sq).collect()
+                (s * 4 + killer) * 64 + h.min(63) + tables.ring[sq] as i64
+            };
+            scored.push((score, sq));
+        }
+        scored.sort_unstable_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
+        out.extend(scored.iter().map(|&(_, sq)| sq));
+    }
+
+    /// The root's candidate moves in search order (a fresh list).
+    pub(super) fn ordered_moves(&mut self, pos: &Position, tt_move: Option<Square>) -> Vec<Square> {
+        let mut out = Vec::new();
+        self.order_moves(pos, tt_move, 0, &mut out);
+        out
     }
 }
 

@@ -147,6 +147,12 @@ pub struct Searcher {
     node_limit: u64,
     deadline: Option<Instant>,
     pv: Vec<Vec<Square>>,
+    /// Move lists per ply, reused so that no node allocates.
+    move_lists: Vec<Vec<Square>>,
+    /// Scratch space for move ordering.
+    scored: Vec<(i64, Square)>,
+    /// Two moves per ply that recently caused a cutoff there.
+    killers: Vec<[Option<Square>; 2]>,
     settings: Settings,
     stop: Arc<AtomicBool>,
 }
@@ -164,6 +170,11 @@ impl Searcher {
             node_limit: u64::MAX,
             deadline: None,
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            move_lists: (0..=MAX_PLY)
+                .map(|_| Vec::with_capacity(crate::rules::MAX_CELLS))
+                .collect(),
+            scored: Vec::with_capacity(crate::rules::MAX_CELLS),
+            killers: vec![[None; 2]; MAX_PLY + 1],
             settings: Settings::default(),
             stop: Arc::new(AtomicBool::new(false)),
         })
@@ -186,6 +197,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.table.clear();
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
 
     /// Searches `root` and returns the move to play. `report` is called after every completed
@@ -331,7 +343,9 @@ impl Searcher {
                     .map(|(sq, _)| *sq)
                     .collect()
             } else {
-                vec![tied[0]]
+                // Without random tie-breaks, equal moves are told apart by the evaluation (a
+                // proven draw is then still played for a win), then by search order.
+                vec![self.most_promising(&mut pos, &tied)[0]]
             };
             if self.aborted {
                 // A partial iteration still improves on the last one: its moves were searched
@@ -361,6 +375,27 @@ impl Searcher {
         result.best = Some(self.pick(&best_moves, settings, rng));
         result.nodes = self.nodes;
         result
+    }
+
+    /// Of moves that are equal in value, those after which the evaluation is best for us
+    /// (never empty when `moves` is not).
+    fn most_promising(&self, pos: &mut Position, moves: &[Square]) -> Vec<Square> {
+        let scores: Vec<i32> = moves
+            .iter()
+            .map(|&sq| {
+                pos.make(sq);
+                let v = -crate::eval::evaluate(pos, self.settings.eval);
+                pos.unmake();
+                v
+            })
+            .collect();
+        let top = scores.iter().copied().max().unwrap_or(0);
+        moves
+            .iter()
+            .zip(&scores)
+            .filter(|&(_, &v)| v == top)
+            .map(|(&sq, _)| sq)
+            .collect()
     }
 
     fn pick(&self, moves: &[Square], settings: Settings, rng: &mut impl Rng) -> Square {
