@@ -8,6 +8,6 @@ mod position;
 
 pub use bits::{Bits, BitsIter};
 pub use geometry::{Geometry, GeometryError, MAX_CELLS, MAX_SIDE, Square, Tables};
-pub use pairing::{cannot_win, is_pairing_against, pairing_against};
+pub use pairing::{PairingSolver, cannot_win, is_pairing_against, pairing_against};
 pub use perft::perft;
 pub use position::{MoveError, Outcome, Player, Position, SetupError};

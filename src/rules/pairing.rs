@@ -11,7 +11,7 @@
 //! find a matching that gives every window two cells, or show there is none.
 
 use super::bits::Bits;
-use super::geometry::Square;
+use super::geometry::{MAX_CELLS, Square};
 use super::position::{Player, Position};
 
 /// Windows open for a player beyond which no pairing is looked for: the matching would cost
@@ -23,44 +23,121 @@ const MAX_LINES: usize = 160;
 /// The pairs are returned in no particular order; every window open for `p` contains both
 /// cells of at least one of them.
 pub fn pairing_against(pos: &Position, p: Player) -> Option<Vec<(Square, Square)>> {
-    let k = pos.geometry().k();
-    let hist = pos.open_histogram(p);
-    // A window one stone from complete has a single empty cell: it cannot hold a pair.
-    if k >= 1 && hist[k - 1] > 0 {
+    let mut m = PairingSolver::new();
+    if !m.solve(pos, p) {
         return None;
     }
-    let open = pos.open_lines(p) as usize;
-    let empty = pos.empty();
-    if open > MAX_LINES || 2 * open > empty.count() as usize {
-        return None;
-    }
-    let tables = pos.tables();
-    let q = p.other().index();
-    let lines: Vec<Bits> = (0..tables.line_count())
-        .filter(|&l| pos.line_count(l)[q] == 0)
-        .map(|l| tables.line_masks[l].and(empty))
-        .collect();
-    debug_assert_eq!(lines.len(), open);
-    let mut matcher = Matcher {
-        lines: &lines,
-        owner: vec![u16::MAX; tables.geometry.cells()],
-        visited: Bits::EMPTY,
-    };
-    for slot in 0..2 * lines.len() {
-        matcher.visited = Bits::EMPTY;
-        if !matcher.augment(slot) {
-            return None;
-        }
-    }
-    let mut cells_of = vec![Vec::with_capacity(2); lines.len()];
-    for (cell, &slot) in matcher.owner.iter().enumerate() {
-        if slot != u16::MAX {
+    let mut cells_of = vec![Vec::with_capacity(2); m.lines];
+    for (cell, &slot) in m.owner[..pos.geometry().cells()].iter().enumerate() {
+        if slot != FREE {
             cells_of[slot as usize / 2].push(cell);
         }
     }
     let pairs: Vec<(Square, Square)> = cells_of.iter().map(|c| (c[0], c[1])).collect();
     debug_assert!(is_pairing_against(pos, p, &pairs));
     Some(pairs)
+}
+
+/// Whether `p` provably cannot win: a pairing against `p` exists.
+pub fn cannot_win(pos: &Position, p: Player) -> bool {
+    PairingSolver::new().cannot_win(pos, p)
+}
+
+const FREE: u16 = u16::MAX;
+
+/// Kuhn's augmenting-path matching of window slots (two per window) to empty cells. Its
+/// buffers are kept between calls, so that the search can afford one at every node.
+pub struct PairingSolver {
+    /// The empty cells of each open window.
+    cells: Vec<Bits>,
+    lines: usize,
+    /// The slot holding each cell, `FREE` for none.
+    owner: Vec<u16>,
+    pending: Vec<u16>,
+    visited: Bits,
+}
+
+impl Default for PairingSolver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PairingSolver {
+    /// A solver with room for any board.
+    pub fn new() -> PairingSolver {
+        PairingSolver {
+            cells: vec![Bits::EMPTY; MAX_LINES],
+            lines: 0,
+            owner: vec![FREE; MAX_CELLS],
+            pending: Vec::with_capacity(2 * MAX_LINES),
+            visited: Bits::EMPTY,
+        }
+    }
+
+    /// Whether a pairing against `p` exists in `pos`.
+    pub fn cannot_win(&mut self, pos: &Position, p: Player) -> bool {
+        self.solve(pos, p)
+    }
+
+    fn solve(&mut self, pos: &Position, p: Player) -> bool {
+        self.lines = 0;
+        self.owner[..pos.geometry().cells()].fill(FREE);
+        let k = pos.geometry().k();
+        let hist = pos.open_histogram(p);
+        // A window one stone from complete has a single empty cell: it cannot hold a pair.
+        if hist[k - 1] > 0 {
+            return false;
+        }
+        let open = pos.open_lines(p) as usize;
+        let empty = pos.empty();
+        if open > MAX_LINES || 2 * open > empty.count() as usize {
+            return false;
+        }
+        let tables = pos.tables();
+        let q = p.other().index();
+        for l in 0..tables.line_count() {
+            if pos.line_count(l)[q] == 0 {
+                self.cells[self.lines] = tables.line_masks[l].and(empty);
+                self.lines += 1;
+            }
+        }
+        // Most slots find a free cell at once; only the rest need augmenting paths.
+        let mut taken = Bits::EMPTY;
+        self.pending.clear();
+        for slot in 0..2 * self.lines {
+            match self.cells[slot / 2].and_not(taken).first() {
+                Some(cell) => {
+                    taken.insert(cell);
+                    self.owner[cell] = slot as u16;
+                }
+                None => self.pending.push(slot as u16),
+            }
+        }
+        for i in 0..self.pending.len() {
+            self.visited = Bits::EMPTY;
+            if !self.augment(self.pending[i] as usize) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn augment(&mut self, slot: usize) -> bool {
+        let cells = self.cells[slot / 2];
+        for cell in cells.iter() {
+            if self.visited.contains(cell) {
+                continue;
+            }
+            self.visited.insert(cell);
+            let holder = self.owner[cell];
+            if holder == FREE || self.augment(holder as usize) {
+                self.owner[cell] = slot as u16;
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Checks a claimed pairing against `p`: the pairs are disjoint, on empty cells, and every
@@ -87,38 +164,6 @@ pub fn is_pairing_against(pos: &Position, p: Player, pairs: &[(Square, Square)])
             let m = tables.line_masks[l];
             pairs.iter().any(|&(a, b)| m.contains(a) && m.contains(b))
         })
-}
-
-/// Whether `p` provably cannot win: a pairing against `p` exists.
-pub fn cannot_win(pos: &Position, p: Player) -> bool {
-    pairing_against(pos, p).is_some()
-}
-
-/// Kuhn's augmenting-path matching of window slots (two per window) to empty cells.
-struct Matcher<'a> {
-    /// The empty cells of each open window.
-    lines: &'a [Bits],
-    /// The slot holding each cell, `u16::MAX` for none.
-    owner: Vec<u16>,
-    visited: Bits,
-}
-
-impl Matcher<'_> {
-    fn augment(&mut self, slot: usize) -> bool {
-        let cells = self.lines[slot / 2];
-        for cell in cells.iter() {
-            if self.visited.contains(cell) {
-                continue;
-            }
-            self.visited.insert(cell);
-            let holder = self.owner[cell];
-            if holder == u16::MAX || self.augment(holder as usize) {
-                self.owner[cell] = slot as u16;
-                return true;
-            }
-        }
-        false
-    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use super::tt::Bound;
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, Searcher};
 use crate::eval::evaluate;
-use crate::rules::{Position, Square, cannot_win};
+use crate::rules::{Position, Square};
 use std::time::Instant;
 
 /// How often (in nodes) the clock and the stop flag are looked at.
@@ -55,11 +55,12 @@ impl Searcher {
         // one against us that we cannot win (value <= 0). Looked for only where they decide
         // something: a cutoff, or the horizon, where they turn a guess into a proof.
         let horizon = depth <= 0 || ply >= MAX_PLY - 1;
-        let safe = (beta <= 0 || horizon) && forced.is_none() && cannot_win(pos, us.other());
+        let safe =
+            (beta <= 0 || horizon) && forced.is_none() && self.pairing.cannot_win(pos, us.other());
         if safe && beta <= 0 {
             return 0;
         }
-        let hopeless = (alpha >= 0 || safe || horizon) && cannot_win(pos, us);
+        let hopeless = (alpha >= 0 || safe || horizon) && self.pairing.cannot_win(pos, us);
         if hopeless && (safe || alpha >= 0) {
             return 0;
         }
@@ -115,10 +116,11 @@ impl Searcher {
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         moves.clear();
         match forced {
-            Some(sq) => moves.push(sq),
-            None => self.order_moves(pos, tt_move, ply, &mut moves),
+            Some(sq) => moves.push((0, sq)),
+            None => self.score_moves(pos, tt_move, ply, &mut moves),
         }
-        for (i, &sq) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            let sq = next_best(&mut moves, i);
             pos.make(sq);
             // Principal variation search: the first move gets the full window, the others a
             // null window that only asks "better than alpha?", re-searched when it is.
@@ -187,21 +189,19 @@ impl Searcher {
         }
     }
 
-    /// The empty squares, most promising first: the table's move, then the killer moves of
-    /// this ply, then squares on many lines that are open for us or for the opponent (weighted
-    /// steeply by their stones), then history and centrality.
-    pub(super) fn order_moves(
-        &mut self,
+    /// Scores the empty squares for move ordering: the table's move first, then the killer
+    /// moves of this ply, then squares on many lines that are open for us or for the opponent
+    /// (weighted steeply by their stones), then history and centrality.
+    pub(super) fn score_moves(
+        &self,
         pos: &Position,
         tt_move: Option<Square>,
         ply: usize,
-        out: &mut Vec<Square>,
+        out: &mut Vec<(i64, Square)>,
     ) {
         let tables = pos.tables();
         let us = pos.side_to_move().index();
         let killers = self.killers[ply];
-        let scored = &mut self.scored;
-        scored.clear();
         for sq in pos.empty().iter() {
             let score = if Some(sq) == tt_move {
                 i64::MAX
@@ -227,18 +227,39 @@ impl Searcher {
                 let h = self.history[sq][us] as i64;
                 (s * 4 + killer) * 64 + h.min(63) + tables.ring[sq] as i64
             };
-            scored.push((score, sq));
+            out.push((score, sq));
         }
-        scored.sort_unstable_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
-        out.extend(scored.iter().map(|&(_, sq)| sq));
     }
 
-    /// The root's candidate moves in search order (a fresh list).
-    pub(super) fn ordered_moves(&mut self, pos: &Position, tt_move: Option<Square>) -> Vec<Square> {
-        let mut out = Vec::new();
-        self.order_moves(pos, tt_move, 0, &mut out);
-        out
+    /// The root's candidate moves in search order.
+    pub(super) fn ordered_moves(&self, pos: &Position, tt_move: Option<Square>) -> Vec<Square> {
+        let mut scored = Vec::new();
+        self.score_moves(pos, tt_move, 0, &mut scored);
+        scored.sort_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
+        scored.into_iter().map(|(_, sq)| sq).collect()
     }
+}
+
+/// Brings the best-scored of `moves[i..]` to position `i` and returns it. Picking one at a
+/// time wins over sorting because most nodes are cut off after a move or two; if a node
+/// gets far down its list, the rest is sorted once.
+#[inline]
+fn next_best(moves: &mut [(i64, Square)], i: usize) -> Square {
+    const PICKS: usize = 3;
+    if i < PICKS {
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if (moves[j].0, std::cmp::Reverse(moves[j].1))
+                > (moves[best].0, std::cmp::Reverse(moves[best].1))
+            {
+                best = j;
+            }
+        }
+        moves.swap(i, best);
+    } else if i == PICKS {
+        moves[i..].sort_unstable_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
+    }
+    moves[i].1
 }
 
 /// Mate scores are stored relative to the node, so that they mean the same wherever the

@@ -148,9 +148,9 @@ pub struct Searcher {
     deadline: Option<Instant>,
     pv: Vec<Vec<Square>>,
     /// Move lists per ply, reused so that no node allocates.
-    move_lists: Vec<Vec<Square>>,
-    /// Scratch space for move ordering.
-    scored: Vec<(i64, Square)>,
+    move_lists: Vec<Vec<(i64, Square)>>,
+    /// Scratch space for pairing proofs.
+    pairing: crate::rules::PairingSolver,
     /// Two moves per ply that recently caused a cutoff there.
     killers: Vec<[Option<Square>; 2]>,
     settings: Settings,
@@ -173,8 +173,8 @@ impl Searcher {
             move_lists: (0..=MAX_PLY)
                 .map(|_| Vec::with_capacity(crate::rules::MAX_CELLS))
                 .collect(),
-            scored: Vec::with_capacity(crate::rules::MAX_CELLS),
             killers: vec![[None; 2]; MAX_PLY + 1],
+            pairing: crate::rules::PairingSolver::new(),
             settings: Settings::default(),
             stop: Arc::new(AtomicBool::new(false)),
         })
