@@ -1,10 +1,12 @@
-//! The `bench` signature: a fixed list of searches whose total node count identifies the
-//! search's behaviour. Any change to search or evaluation that changes the count changes the
-//! signature; a pure speed-up does not.
+//! Fixed workloads. The `bench` signature: a list of searches whose total node count
+//! identifies the search's behaviour (any change to search or evaluation that changes the
+//! count changes the signature; a pure speed-up does not). The `solve` set: m,n,k games
+//! solved from the empty board, with their values, nodes and times.
 
 use crate::eval::EvalKind;
+use crate::rules::Square;
 use crate::rules::{Geometry, Position, Tables};
-use crate::search::{Control, Limits, Searcher, Settings};
+use crate::search::{Control, Limits, Searcher, Settings, Value};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::sync::Arc;
@@ -162,4 +164,80 @@ pub fn run(stop: &Arc<AtomicBool>, each: &mut dyn FnMut(&BenchLine)) -> Option<B
         nodes: total,
         elapsed: start.elapsed(),
     })
+}
+
+/// The games `solve` works on: (columns, rows, k), the table of known values.
+pub const SOLVE_SET: &[(u32, u32, u32)] = &[
+    (3, 3, 3),
+    (4, 4, 4),
+    (5, 4, 4),
+    (5, 5, 5),
+    (4, 4, 3),
+    (5, 5, 4),
+    (6, 5, 4),
+    (7, 7, 5),
+];
+
+/// How long `solve` gives one game before reporting it unproven.
+pub const SOLVE_TIME_LIMIT: Duration = Duration::from_secs(30);
+
+/// The table size `solve` uses, in MB.
+pub const SOLVE_HASH_MB: usize = 256;
+
+/// What solving one game found.
+#[derive(Clone, Debug)]
+pub struct SolveLine {
+    pub geometry: Geometry,
+    /// The value for the first player (to move on the empty board).
+    pub value: Value,
+    pub best: Option<Square>,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Solves one game from the empty board, as `go` with no limit would (but within
+/// `time_limit`), with a fresh table and no random tie-breaks.
+pub fn solve_game(
+    geometry: Geometry,
+    stop: &Arc<AtomicBool>,
+    time_limit: Duration,
+) -> Option<SolveLine> {
+    let pos = Position::new(Tables::new(geometry));
+    let mut searcher = Searcher::new(SOLVE_HASH_MB).ok()?;
+    let control = Control {
+        stop: Arc::clone(stop),
+        start: Instant::now(),
+    };
+    let limits = Limits {
+        hard_time: Some(time_limit),
+        soft_time: Some(time_limit),
+        ..Limits::default()
+    };
+    let settings = Settings {
+        eval: EvalKind::default(),
+        random_tie_break: false,
+    };
+    let mut rng = StdRng::seed_from_u64(1);
+    let result = searcher.search(&pos, &limits, settings, &control, &mut rng, &mut |_| {});
+    Some(SolveLine {
+        geometry,
+        value: result.value,
+        best: result.best,
+        depth: result.depth,
+        nodes: result.nodes,
+        elapsed: control.start.elapsed(),
+    })
+}
+
+/// Solves every game of [`SOLVE_SET`], calling `each` after each; `None` if stopped.
+pub fn solve(stop: &Arc<AtomicBool>, each: &mut dyn FnMut(&SolveLine)) -> Option<()> {
+    for &(c, r, k) in SOLVE_SET {
+        let line = solve_game(Geometry::new(c, r, k).ok()?, stop, SOLVE_TIME_LIMIT)?;
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        each(&line);
+    }
+    Some(())
 }

@@ -13,8 +13,8 @@ fn main() -> ExitCode {
             kinrow::session::run();
             ExitCode::SUCCESS
         }
-        Some("bench") if args.len() == 1 => {
-            kinrow::session::run_script(&["bench"]);
+        Some(command @ ("bench" | "solve")) if args.len() == 1 => {
+            kinrow::session::run_script(&[command]);
             ExitCode::SUCCESS
         }
         Some("-h" | "--help" | "help") => {
@@ -35,6 +35,7 @@ fn main() -> ExitCode {
 const USAGE: &str = "\
 usage: kinrow            run the engine: line commands on stdin, replies on stdout
        kinrow bench      run the bench searches and print their node count and speed
+       kinrow solve      solve the standard m,n,k games from the empty board
        kinrow --help     this text
        kinrow --version  the engine's name and version
 

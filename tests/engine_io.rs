@@ -216,3 +216,48 @@ fn a_fixed_seed_repeats_node_for_node() {
     assert!(a.len() > 10);
     assert_eq!(a, b);
 }
+
+#[test]
+fn stop_is_not_held_up_by_waiting_commands() {
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("go infinite");
+    // position waits for the search; stop must still end the search at once.
+    e.send("position startpos moves h8");
+    e.send("stop");
+    let lines = e.recv_until("bestmove");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    e.send("show");
+    let shown = e.recv_until("position board");
+    assert!(
+        shown.iter().any(|l| l.contains("1 stone, o to move")),
+        "{shown:?}"
+    );
+    // A stop behind a waiting go belongs to that go: the first search ends by itself, the
+    // second is stopped as soon as it starts; one bestmove each.
+    e.send("go depth 2");
+    e.send("go infinite");
+    e.send("stop");
+    e.recv_until("bestmove");
+    e.recv_until("bestmove");
+    let (rest, ok, _) = e.finish();
+    assert!(ok && rest.is_empty(), "{rest:?}");
+}
+
+#[test]
+fn go_infinite_ignores_other_limits() {
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("go infinite wtime 100 btime 100 depth 1");
+    std::thread::sleep(Duration::from_millis(400));
+    e.send("isready");
+    let before = e.recv_until("readyok");
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("stop");
+    e.recv_until("bestmove");
+    let (_, ok, _) = e.finish();
+    assert!(ok);
+}

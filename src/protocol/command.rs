@@ -108,4 +108,6 @@ pub enum Command {
     Perft(u32),
     /// `bench`
     Bench,
+    /// `solve`
+    Solve,
 }

@@ -10,5 +10,5 @@ mod parse;
 mod reply;
 
 pub use command::{CellText, Command, GoParams, PositionSpec, Side, SquareText, StartSpec};
-pub use parse::{BoardProblem, ParseError, ParseErrorKind, parse_line};
+pub use parse::{BoardProblem, ParseError, ParseErrorKind, excerpt, parse_line};
 pub use reply::{InfoLine, Notation, OptionKind, OptionSpec, Reply, Score};

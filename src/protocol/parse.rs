@@ -12,7 +12,7 @@
 //! ```text
 //! line       = blank | comment | command
 //! command    = "uci" | "isready" | "ucinewgame" | newgame | position | go | "stop" | "quit"
-//!            | setoption | "show" | perft | "bench"
+//!            | setoption | "show" | perft | "bench" | "solve"
 //! ```
 
 use super::command::{CellText, Command, GoParams, PositionSpec, Side, SquareText, StartSpec};
@@ -177,11 +177,17 @@ impl fmt::Display for ParseErrorKind {
                 } else {
                     write!(f, "'{name}'")?;
                 }
-                write!(
-                    f,
-                    " needs a number from {min} to {max}, got {}",
-                    Got(got.as_deref())
-                )
+                // A range that is only the integer type's says nothing about the game: the
+                // real limits are checked (and explained) after parsing.
+                if *min == 0 && *max == u32::MAX as i128 {
+                    write!(f, " needs a whole number, got {}", Got(got.as_deref()))
+                } else {
+                    write!(
+                        f,
+                        " needs a number from {min} to {max}, got {}",
+                        Got(got.as_deref())
+                    )
+                }
             }
             ParseErrorKind::DuplicateParameter { name } => write!(f, "duplicate '{name}'"),
             ParseErrorKind::NewGameArity { count } => {
@@ -225,7 +231,9 @@ impl fmt::Display for Got<'_> {
 }
 
 /// Cuts echoed input down to something that fits on one short line of an error message.
-fn excerpt(text: &str) -> String {
+/// At most 40 characters of user text, control characters escaped: what error messages
+/// quote, so that they stay one short line whatever the input.
+pub fn excerpt(text: &str) -> String {
     let mut out = String::new();
     for (index, c) in text.chars().enumerate() {
         if index == EXCERPT_CHARS {
@@ -477,6 +485,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
         "show" => bare("show", Command::Show, tokens),
         "perft" => perft(tokens),
         "bench" => bare("bench", Command::Bench, tokens),
+        "solve" => bare("solve", Command::Solve, tokens),
         word => Err(ParseError {
             command: None,
             kind: ParseErrorKind::UnknownCommand {
@@ -496,7 +505,7 @@ fn end(command: &'static str, mut tokens: Tokens<'_>) -> Result<(), ParseError> 
 }
 
 /// A command without arguments: `"uci"`, `"isready"`, `"ucinewgame"`, `"stop"`, `"quit"`,
-/// `"show"`, `"bench"`.
+/// `"show"`, `"bench"`, `"solve"`.
 fn bare(
     keyword: &'static str,
     command: Command,
@@ -512,6 +521,7 @@ fn newgame(mut tokens: Tokens<'_>) -> Result<Command, ParseError> {
     match tokens.clone().count() {
         0 => Ok(Command::NewGame(None)),
         3 => {
+            // Sizes are the rules' to check (they say what is supported and why).
             let columns = number(NEWGAME, "<columns>", tokens.next(), 0, u32::MAX)?;
             let rows = number(NEWGAME, "<rows>", tokens.next(), 0, u32::MAX)?;
             let k = number(NEWGAME, "<k>", tokens.next(), 0, u32::MAX)?;
@@ -731,6 +741,7 @@ mod tests {
         assert_eq!(parse("quit"), Command::Quit);
         assert_eq!(parse("show"), Command::Show);
         assert_eq!(parse("bench"), Command::Bench);
+        assert_eq!(parse("solve"), Command::Solve);
     }
 
     #[test]
@@ -799,15 +810,15 @@ mod tests {
         );
         assert_eq!(
             message("newgame 3 x 3"),
-            "newgame: <rows> needs a number from 0 to 4294967295, got 'x'"
+            "newgame: <rows> needs a whole number, got 'x'"
         );
         assert_eq!(
             message("newgame 3 3 4294967296"),
-            "newgame: <k> needs a number from 0 to 4294967295, got '4294967296'"
+            "newgame: <k> needs a whole number, got '4294967296'"
         );
         assert_eq!(
             message("newgame -3 3 3"),
-            "newgame: <columns> needs a number from 0 to 4294967295, got '-3'"
+            "newgame: <columns> needs a whole number, got '-3'"
         );
         assert_eq!(
             message("ucinewgame 3 3 3"),
@@ -1145,11 +1156,11 @@ mod tests {
         assert_eq!(parse("perft 0"), Command::Perft(0));
         assert_eq!(
             message("perft"),
-            "perft: <depth> needs a number from 0 to 4294967295, got nothing"
+            "perft: <depth> needs a whole number, got nothing"
         );
         assert_eq!(
             message("perft five"),
-            "perft: <depth> needs a number from 0 to 4294967295, got 'five'"
+            "perft: <depth> needs a whole number, got 'five'"
         );
         assert_eq!(message("perft 5 6"), "perft: expected end of line, got '6'");
     }

@@ -161,6 +161,8 @@ pub struct Position {
     sym_keys: [u64; 8],
     winner: Option<Player>,
     moves: Vec<Square>,
+    /// Stones that came with a set-up diagram rather than from moves.
+    setup_stones: usize,
 }
 
 impl fmt::Debug for Position {
@@ -189,6 +191,7 @@ impl Position {
             sym_keys: [0; 8],
             winner: None,
             moves: Vec::with_capacity(cells),
+            setup_stones: 0,
             tables,
         };
         p.hist[0][0] = lines;
@@ -315,6 +318,7 @@ impl Position {
             p.make(sq);
         }
         debug_assert_eq!(p.side, side);
+        p.setup_stones = p.moves.len();
         Ok(p)
     }
 
@@ -380,6 +384,15 @@ impl Position {
     /// Moves played since the empty board (or since the set-up position was built).
     pub fn moves(&self) -> &[Square] {
         &self.moves
+    }
+
+    /// The last move played, if any was (the stones of a set-up diagram are not moves).
+    pub fn last_move(&self) -> Option<Square> {
+        if self.moves.len() > self.setup_stones {
+            self.moves.last().copied()
+        } else {
+            None
+        }
     }
 
     /// Number of stones on the board.

@@ -180,17 +180,11 @@ impl Searcher {
         })
     }
 
-    /// Replaces the table by one of `hash_mb` MB; on failure the old table stays.
+    /// Replaces the table by an empty one of `hash_mb` MB; on failure the old table and its
+    /// contents stay.
     pub fn resize(&mut self, hash_mb: usize) -> Result<(), TableSizeError> {
-        // Free the old table first so that a resize near the memory limit can succeed.
-        self.table = Table::new(1)?;
-        match Table::new(hash_mb) {
-            Ok(t) => {
-                self.table = t;
-                Ok(())
-            }
-            Err(e) => Err(e),
-        }
+        self.table = Table::new(hash_mb)?;
+        Ok(())
     }
 
     /// Forgets everything learned: table and history.
@@ -294,12 +288,10 @@ impl Searcher {
             nodes: 0,
             depth: 0,
         };
-        let mut best_moves: Vec<Square> = vec![roots[0].sq];
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let impure_before = self.impure;
             let mut best = -INF;
-            let mut completed = 0;
             let mut best_pv: Vec<Square> = Vec::new();
             for root in roots.iter_mut() {
                 let sq = root.sq;
@@ -316,7 +308,6 @@ impl Searcher {
                 if self.aborted {
                     break;
                 }
-                completed += 1;
                 root.score = v;
                 root.exact = v > alpha;
                 if v > best {
@@ -326,17 +317,19 @@ impl Searcher {
                     best_pv.extend_from_slice(&self.pv[1]);
                 }
             }
-            if completed == 0 {
+            if self.aborted {
+                // An unfinished iteration is dropped: its moves were not all searched, and
+                // the answer must be the first move of the last reported line.
                 break;
             }
             // Stable sort: the best first, ties in their previous order.
-            roots[..completed].sort_by_key(|r| std::cmp::Reverse(r.score));
-            let tied: Vec<Square> = roots[..completed]
+            roots.sort_by_key(|r| std::cmp::Reverse(r.score));
+            let tied: Vec<Square> = roots
                 .iter()
                 .filter(|r| r.score == best && (r.exact || !settings.random_tie_break))
                 .map(|r| r.sq)
                 .collect();
-            best_moves = if settings.random_tie_break {
+            let candidates = if settings.random_tie_break {
                 class_of
                     .iter()
                     .filter(|(_, rep)| tied.contains(rep))
@@ -347,13 +340,17 @@ impl Searcher {
                 // proven draw is then still played for a win), then by search order.
                 vec![self.most_promising(&mut pos, &tied)[0]]
             };
-            if self.aborted {
-                // A partial iteration still improves on the last one: its moves were searched
-                // deeper, and the previous best was searched first.
-                break;
-            }
+            let chosen = self.pick(&candidates, settings, rng);
+            let pv = if best_pv.first() == Some(&chosen) {
+                best_pv
+            } else {
+                // An equal move other than the one whose line was collected: its line comes
+                // from the table.
+                self.table_pv(&mut pos, chosen, depth as usize)
+            };
             let proven = self.impure == impure_before;
             let value = Value::from_score(best, proven);
+            result.best = Some(chosen);
             result.value = value;
             result.depth = depth;
             report(&Iteration {
@@ -363,7 +360,7 @@ impl Searcher {
                 nodes: self.nodes,
                 elapsed: start.elapsed(),
                 hashfull: self.table.hashfull(),
-                pv: best_pv,
+                pv,
             });
             if value.is_proven() {
                 break;
@@ -372,9 +369,34 @@ impl Searcher {
                 break;
             }
         }
-        result.best = Some(self.pick(&best_moves, settings, rng));
         result.nodes = self.nodes;
         result
+    }
+
+    /// `first` followed by the best moves the table records, at most `max_len` moves.
+    fn table_pv(&self, pos: &mut Position, first: Square, max_len: usize) -> Vec<Square> {
+        let mut pv = vec![first];
+        pos.make(first);
+        while pv.len() < max_len.max(1) && pos.outcome().is_none() {
+            let (key, sym) = pos.canonical_key();
+            let next = self
+                .table
+                .probe(key)
+                .and_then(|h| h.best)
+                .map(|m| pos.tables().inverses[sym][m])
+                .filter(|&m| pos.empty().contains(m));
+            match next {
+                Some(m) => {
+                    pos.make(m);
+                    pv.push(m);
+                }
+                None => break,
+            }
+        }
+        for _ in 0..pv.len() {
+            pos.unmake();
+        }
+        pv
     }
 
     /// Of moves that are equal in value, those after which the evaluation is best for us

@@ -64,6 +64,14 @@ impl std::error::Error for TableSizeError {}
 pub struct Table {
     entries: Vec<Entry>,
     generation: u8,
+    /// Mixed into every stored key. Clearing picks a new salt, so that nothing stored before
+    /// can match again: a clear costs nothing, however large the table (`newgame` clears).
+    salt: u64,
+    clears: u64,
+    /// Generations since the table was last really emptied. Entries of other generations
+    /// behave exactly like empty slots only while their generation differs from the current
+    /// one, so before the 8-bit counter could come round again, the table is emptied.
+    generations_since_fill: u32,
 }
 
 impl Table {
@@ -79,17 +87,33 @@ impl Table {
         Ok(Table {
             entries,
             generation: 0,
+            salt: 0,
+            clears: 0,
+            generations_since_fill: 0,
         })
     }
 
-    /// Forgets everything.
+    /// Forgets everything: entries stored before no longer match any key.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
-        self.generation = 0;
+        self.clears += 1;
+        let mut z = self.clears.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.salt = z ^ (z >> 31);
+        // A new generation also makes the old entries the first to be replaced.
+        self.next_generation();
     }
 
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&mut self) {
+        self.next_generation();
+    }
+
+    fn next_generation(&mut self) {
+        self.generations_since_fill += 1;
+        if self.generations_since_fill >= 255 {
+            self.entries.fill(Entry::default());
+            self.generations_since_fill = 0;
+        }
         self.generation = self.generation.wrapping_add(1);
     }
 
@@ -102,7 +126,7 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let e = &self.entries[self.slot(key)];
-        if e.flags & 3 == 0 || e.key != key {
+        if e.flags & 3 == 0 || e.key != key ^ self.salt {
             return None;
         }
         let bound = match e.flags & 3 {
@@ -133,6 +157,7 @@ impl Table {
     ) {
         let generation = self.generation;
         let i = self.slot(key);
+        let key = key ^ self.salt;
         let e = &mut self.entries[i];
         let old_proven = e.flags & 4 != 0;
         if e.flags & 3 != 0 && e.key != key && e.generation == generation {
@@ -190,6 +215,17 @@ mod tests {
         t.store(42, 0, Bound::Exact, 9, true, None);
         t.store(42, 5, Bound::Exact, 12, false, None);
         assert!(t.probe(42).unwrap().proven);
+    }
+
+    #[test]
+    fn clear_forgets() {
+        let mut t = Table::new(1).unwrap();
+        t.store(7, 1, Bound::Exact, 1, true, None);
+        assert!(t.probe(7).is_some());
+        t.clear();
+        assert!(t.probe(7).is_none());
+        t.store(7, 2, Bound::Exact, 1, false, None);
+        assert_eq!(t.probe(7).unwrap().score, 2);
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub enum Job {
         depth: u32,
     },
     Bench,
+    Solve,
 }
 
 /// What a finished job hands back: the searcher, and its last lines.
@@ -45,6 +46,7 @@ pub fn spawn(
     std::thread::spawn(move || {
         let mut searcher = searcher;
         let out = events.clone();
+        let is_search = matches!(job, Job::Search { .. });
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run(job, &mut searcher, &stop, &out)
         }));
@@ -52,10 +54,14 @@ pub fn spawn(
             Ok(replies) => replies,
             Err(_) => {
                 searcher.clear();
-                vec![
-                    Reply::Error("internal error in the search; its results were discarded".into()),
-                    Reply::BestMove(None, Notation::Plain),
-                ]
+                let mut r = vec![Reply::Error(
+                    "internal error in the running job; its results were discarded".into(),
+                )];
+                // A go is still owed its bestmove.
+                if is_search {
+                    r.push(Reply::BestMove(None, Notation::Plain));
+                }
+                r
             }
         };
         let _ = events.send(Event::Done(JobEnd { searcher, replies }));
@@ -138,6 +144,45 @@ fn run(
                 None => vec![Reply::InfoString("bench stopped".into())],
             }
         }
+        Job::Solve => {
+            let (mut proven, mut total) = (0, 0);
+            let mut each = |line: &bench::SolveLine| {
+                let g = line.geometry;
+                let best = line.best.map_or("(none)".to_string(), |sq| g.name(sq));
+                total += 1;
+                if line.value.is_proven() {
+                    proven += 1;
+                }
+                // Milliseconds with three decimals: the small games take microseconds.
+                let _ = out.send(Event::Output(Reply::Text(format!(
+                    "solve {}x{} k={} {} bestmove {best} depth {} nodes {} time {:.3}",
+                    g.columns(),
+                    g.rows(),
+                    g.k(),
+                    describe(line.value),
+                    line.depth,
+                    line.nodes,
+                    line.elapsed.as_secs_f64() * 1000.0
+                ))));
+            };
+            match bench::solve(stop, &mut each) {
+                Some(()) => vec![Reply::Text(format!(
+                    "solved {proven} of {total} (each game given {} s)",
+                    bench::SOLVE_TIME_LIMIT.as_secs()
+                ))],
+                None => vec![Reply::InfoString("solve stopped".into())],
+            }
+        }
+    }
+}
+
+/// How a solve result reads: `draw`, `win in 3` (for the side to move), `loss in 2`.
+fn describe(value: Value) -> String {
+    match value {
+        Value::Draw => "draw".into(),
+        Value::Win(n) => format!("first player wins (mate {n})"),
+        Value::Loss(n) => format!("second player wins (mate -{n})"),
+        Value::Heuristic(cp) => format!("unproven (cp {cp})"),
     }
 }
 

@@ -162,11 +162,12 @@ impl<W: Write> Session<W> {
         match command {
             Command::IsReady => self.emit(Reply::ReadyOk),
             Command::Quit => return self.quit(),
-            c if self.pending.is_empty() && (!self.is_busy() || c == Command::Stop) => {
-                self.execute(c)
-            }
+            // A stop belongs to the last job started before it: the running one, unless a
+            // job-starting command still waits, in which case it waits behind that one.
+            Command::Stop if !self.pending.iter().any(starts_job) => self.execute(Command::Stop),
+            c if self.pending.is_empty() && (!self.is_busy() || !needs_idle(&c)) => self.execute(c),
             c if self.pending.len() >= MAX_PENDING => self.error(format!(
-                "{}: {MAX_PENDING} commands are already waiting for the search to end; this one was dropped",
+                "{}: {MAX_PENDING} commands are already waiting for the running job to end; this one was dropped",
                 command_name(&c)
             )),
             c => self.pending.push_back(c),
@@ -174,7 +175,8 @@ impl<W: Write> Session<W> {
         Flow::Continue
     }
 
-    /// Carries out a command. Only `stop` comes here while a job runs.
+    /// Carries out a command. While a job runs, only commands that do not need the engine
+    /// idle come here.
     fn execute(&mut self, command: Command) {
         match command {
             Command::Uci => self.uci(),
@@ -199,14 +201,16 @@ impl<W: Write> Session<W> {
                 depth,
             }),
             Command::Bench => self.start(Job::Bench),
+            Command::Solve => self.start(Job::Solve),
         }
     }
 
-    /// Runs waiting commands until one starts a job (or none is left). A `stop` is carried
-    /// out even while busy, since it is meant for the job its predecessors started.
+    /// Runs waiting commands until one needs the engine idle while a job runs (or none is
+    /// left). A `stop` is carried out even then: it is meant for the job its predecessors
+    /// started.
     fn run_pending(&mut self) {
         while let Some(c) = self.pending.pop_front() {
-            if self.is_busy() && c != Command::Stop {
+            if self.is_busy() && needs_idle(&c) {
                 self.pending.push_front(c);
                 break;
             }
@@ -266,14 +270,10 @@ impl<W: Write> Session<W> {
         match change {
             Change::Hash(mb) => match searcher.resize(mb) {
                 Ok(()) => self.options.hash_mb = mb,
-                Err(e) => {
-                    // resize() keeps a working table; restore the previous size if possible.
-                    let _ = searcher.resize(self.options.hash_mb);
-                    self.error(format!(
-                        "setoption: {e}; Hash stays {} MB",
-                        self.options.hash_mb
-                    ));
-                }
+                Err(e) => self.error(format!(
+                    "setoption: {e}; Hash stays {} MB",
+                    self.options.hash_mb
+                )),
             },
             Change::ClearHash => searcher.clear(),
             Change::Seed(seed) => {
@@ -414,6 +414,23 @@ fn seeded(seed: u64) -> StdRng {
     }
 }
 
+/// Commands that start a background job.
+fn starts_job(c: &Command) -> bool {
+    matches!(
+        c,
+        Command::Go(_) | Command::Perft(_) | Command::Bench | Command::Solve
+    )
+}
+
+/// Commands that change what a job works on, or start one: they wait while a job runs.
+fn needs_idle(c: &Command) -> bool {
+    starts_job(c)
+        || matches!(
+            c,
+            Command::NewGame(_) | Command::Position(_) | Command::SetOption { .. }
+        )
+}
+
 fn command_name(c: &Command) -> &'static str {
     match c {
         Command::Uci => "uci",
@@ -427,6 +444,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::Show => "show",
         Command::Perft(_) => "perft",
         Command::Bench => "bench",
+        Command::Solve => "solve",
     }
 }
 
@@ -518,6 +536,11 @@ pub fn square_text(geometry: Geometry, sq: Square) -> SquareText {
 
 /// Turns `go` parameters into search limits for the side to move.
 fn limits_for(pos: &Position, params: &GoParams) -> Limits {
+    if params.infinite {
+        // `infinite` overrides every other limit: the search ends on `stop`, or by itself
+        // once the value is proven (a proven value cannot change).
+        return Limits::default();
+    }
     let mut limits = Limits {
         depth: params.depth,
         nodes: params.nodes,

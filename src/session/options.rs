@@ -88,14 +88,7 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-/// At most 40 characters of user text, control characters escaped, for one-line messages.
-fn excerpt(s: &str) -> String {
-    let mut out: String = s.chars().take(40).flat_map(char::escape_debug).collect();
-    if s.chars().count() > 40 {
-        out.push_str("...");
-    }
-    out
-}
+use crate::protocol::excerpt;
 
 /// The options as `uci` lists them.
 pub fn specs() -> Vec<OptionSpec> {
@@ -148,25 +141,28 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
     }
     let (option, parse): (&'static str, fn(&str) -> Option<Change>) = if name_is("Hash") {
         ("Hash", |v| {
-            v.parse::<i64>()
-                .ok()
-                .filter(|n| (HASH_MIN..=HASH_MAX).contains(n))
+            plain_number(v)
+                .filter(|n| (HASH_MIN as u64..=HASH_MAX as u64).contains(n))
                 .map(|n| Change::Hash(n as usize))
         })
     } else if name_is("Seed") {
         ("Seed", |v| {
-            v.parse::<i64>()
-                .ok()
-                .filter(|n| *n >= 0)
-                .map(|n| Change::Seed(n as u64))
+            plain_number(v)
+                .filter(|&n| n <= i64::MAX as u64)
+                .map(Change::Seed)
         })
     } else if name_is("Eval") {
         ("Eval", |v| v.parse::<EvalKind>().ok().map(Change::Eval))
     } else if name_is("RandomTieBreak") {
-        ("RandomTieBreak", |v| match v {
-            "true" => Some(Change::RandomTieBreak(true)),
-            "false" => Some(Change::RandomTieBreak(false)),
-            _ => None,
+        ("RandomTieBreak", |v| {
+            // Like combo values, check values are matched without regard to case.
+            if v.eq_ignore_ascii_case("true") {
+                Some(Change::RandomTieBreak(true))
+            } else if v.eq_ignore_ascii_case("false") {
+                Some(Change::RandomTieBreak(false))
+            } else {
+                None
+            }
         })
     } else {
         return Err(OptionError::Unknown(name.to_string()));
@@ -177,6 +173,18 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
         expected: expected(option),
         got: value.to_string(),
     })
+}
+
+/// A whole number written as plain decimal digits, as everywhere else in the protocol (no
+/// sign, no leading zero).
+fn plain_number(v: &str) -> Option<u64> {
+    let digits = v.bytes().all(|b| b.is_ascii_digit()) && !v.is_empty();
+    let canonical = v == "0" || !v.starts_with('0');
+    if digits && canonical {
+        v.parse().ok()
+    } else {
+        None
+    }
 }
 
 fn expected(option: &str) -> String {

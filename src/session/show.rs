@@ -6,7 +6,7 @@ use crate::rules::{Outcome, Position};
 /// then the state of the game and the `position` command that recreates it.
 pub fn diagram(pos: &Position) -> Vec<String> {
     let g = pos.geometry();
-    let last = pos.moves().last().copied();
+    let last = pos.last_move();
     let files: String = (0..g.columns())
         .map(|f| format!(" {}", (b'a' + f as u8) as char))
         .collect();
@@ -35,18 +35,21 @@ pub fn diagram(pos: &Position) -> Vec<String> {
     let state = match pos.outcome() {
         Some(Outcome::Win(p)) => format!("result: {} wins", p.letter()),
         Some(Outcome::Draw) => "result: draw (the board is full)".to_string(),
-        None if pos.no_open_lines() => format!(
-            "{} to move; dead draw: no line can still be completed",
+        None if pos.is_dead_draw() => format!(
+            "{} to move; dead draw: neither side can still complete a line",
             pos.side_to_move().letter()
         ),
         None => format!("{} to move", pos.side_to_move().letter()),
     };
+    let stones = match pos.stone_count() {
+        1 => "1 stone".to_string(),
+        n => format!("{n} stones"),
+    };
     lines.push(format!(
-        "game {}x{} k={}, {} stones, {state}",
+        "game {}x{} k={}, {stones}, {state}",
         g.columns(),
         g.rows(),
-        g.k(),
-        pos.stone_count()
+        g.k()
     ));
     lines.push(format!(
         "position board {} {}",

@@ -3,6 +3,26 @@
 //! the engine's answers can be checked against it.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Keys are already well mixed 64-bit board codes: a multiply is hash enough, and much faster
+/// than the default SipHash.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (n ^ (n >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
 
 /// Value of a position for the side to move: `WIN - p` if it wins with the move `p` plies from
 /// now (p = 1: wins at once), `-(WIN - p)` if it loses on the move `p` plies from now, 0 for a
@@ -13,18 +33,83 @@ pub struct Oracle {
     pub columns: usize,
     pub rows: usize,
     pub k: usize,
-    memo: HashMap<u64, i32>,
+    memo: HashMap<u64, i32, BuildHasherDefault<KeyHasher>>,
+    /// Every window of k cells (computed here, not taken from the engine).
+    windows: Vec<Vec<usize>>,
+    /// The board's symmetries as cell permutations (8 on a square board, else 4).
+    symmetries: Vec<Vec<usize>>,
 }
 
 impl Oracle {
     pub fn new(columns: usize, rows: usize, k: usize) -> Oracle {
         assert!(columns * rows <= 32, "keys hold 2 bits per cell");
+        let (c, r) = (columns as i32, rows as i32);
+        let mut windows = Vec::new();
+        for (df, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            for r0 in 0..r {
+                for f0 in 0..c {
+                    let cells: Vec<(i32, i32)> =
+                        (0..k as i32).map(|i| (f0 + df * i, r0 + dr * i)).collect();
+                    if cells
+                        .iter()
+                        .all(|&(f, rr)| f >= 0 && rr >= 0 && f < c && rr < r)
+                    {
+                        windows.push(cells.iter().map(|&(f, rr)| (rr * c + f) as usize).collect());
+                    }
+                }
+            }
+        }
+        let map = |t: &dyn Fn(i32, i32) -> (i32, i32)| -> Vec<usize> {
+            (0..c * r)
+                .map(|sq| {
+                    let (f, rr) = t(sq % c, sq / c);
+                    (rr * c + f) as usize
+                })
+                .collect()
+        };
+        let mut symmetries = vec![
+            map(&|f, rr| (f, rr)),
+            map(&|f, rr| (c - 1 - f, rr)),
+            map(&|f, rr| (f, r - 1 - rr)),
+            map(&|f, rr| (c - 1 - f, r - 1 - rr)),
+        ];
+        if c == r {
+            symmetries.push(map(&|f, rr| (rr, f)));
+            symmetries.push(map(&|f, rr| (c - 1 - rr, c - 1 - f)));
+            symmetries.push(map(&|f, rr| (rr, c - 1 - f)));
+            symmetries.push(map(&|f, rr| (c - 1 - rr, f)));
+        }
         Oracle {
             columns,
             rows,
             k,
-            memo: HashMap::new(),
+            memo: HashMap::default(),
+            windows,
+            symmetries,
         }
+    }
+
+    /// The smallest key over the board's symmetric images: symmetric positions have the same
+    /// value, so they share a memo entry.
+    fn canonical_key(&self, cells: &[u8]) -> u64 {
+        self.symmetries
+            .iter()
+            .map(|perm| {
+                perm.iter()
+                    .enumerate()
+                    .fold(0u64, |k, (i, &to)| k | (cells[i] as u64) << (2 * to))
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// No window is free of either colour: nobody can ever win.
+    fn dead(&self, cells: &[u8]) -> bool {
+        self.windows.iter().all(|w| {
+            let x = w.iter().any(|&sq| cells[sq] == 1);
+            let o = w.iter().any(|&sq| cells[sq] == 2);
+            x && o
+        })
     }
 
     /// Cells are indexed `rank * columns + file`, rank 0 at the bottom; 0 empty, 1 X, 2 O.
@@ -63,27 +148,48 @@ impl Oracle {
 
     /// The value for the side to move (`to_move` is 1 or 2) of a position without a winner.
     pub fn value(&mut self, cells: &mut Vec<u8>, to_move: u8) -> i32 {
-        let key = Self::key(cells);
+        let key = self.canonical_key(cells);
         if let Some(&v) = self.memo.get(&key) {
             return v;
         }
+        if self.dead(cells) {
+            self.memo.insert(key, 0);
+            return 0;
+        }
+        // A win on the move is the best value there is.
+        let empties: Vec<usize> = (0..cells.len()).filter(|&sq| cells[sq] == 0).collect();
+        for &sq in &empties {
+            cells[sq] = to_move;
+            let wins = self.wins_at(cells, sq);
+            cells[sq] = 0;
+            if wins {
+                self.memo.insert(key, WIN - 1);
+                return WIN - 1;
+            }
+        }
+        // The opponent's winning squares: with two we lose on their next move; with one, any
+        // move but taking it loses then.
+        let mut their_wins = Vec::new();
+        for &sq in &empties {
+            cells[sq] = 3 - to_move;
+            if self.wins_at(cells, sq) {
+                their_wins.push(sq);
+            }
+            cells[sq] = 0;
+        }
+        let any = !empties.is_empty();
         let mut best = i32::MIN;
-        let mut any = false;
-        for sq in 0..cells.len() {
-            if cells[sq] != 0 {
+        for &sq in &empties {
+            if their_wins.len() >= 2 || (their_wins.len() == 1 && their_wins[0] != sq) {
+                best = best.max(-(WIN - 2));
                 continue;
             }
-            any = true;
             cells[sq] = to_move;
-            let v = if self.wins_at(cells, sq) {
-                WIN - 1
-            } else {
-                let child = self.value(cells, 3 - to_move);
-                shift(child)
-            };
+            let v = shift(self.value(cells, 3 - to_move));
             cells[sq] = 0;
             best = best.max(v);
-            if best == WIN - 1 {
+            // No immediate win exists, so a win on our next move is the best still possible.
+            if best == WIN - 3 {
                 break;
             }
         }
