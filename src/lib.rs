@@ -5,11 +5,15 @@
 //! - [`eval`]: heuristics, pure functions of a board;
 //! - [`search`]: alpha-beta with a transposition table; knows nothing of text;
 //! - [`protocol`]: command and reply types, nom parsers and formatting; no I/O;
-//! - [`session`]: the engine state machine, the only writer to stdout.
+//! - [`session`]: the engine state machine, the only writer to stdout;
+//! - [`referee`]: `kinrow match`, games between engine processes and the random player;
+//! - [`play`]: `kinrow play`, a person at the terminal against the engine (or a person).
 
 pub mod bench;
 pub mod eval;
+pub mod play;
 pub mod protocol;
+pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod session;

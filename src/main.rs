@@ -1,4 +1,5 @@
-//! The `kinrow` binary: with no arguments, the engine on stdin/stdout.
+//! The `kinrow` binary: with no arguments, the engine on stdin/stdout; `match` and `play`
+//! run the referee and the terminal game.
 
 use std::process::ExitCode;
 
@@ -13,6 +14,8 @@ fn main() -> ExitCode {
             kinrow::session::run();
             ExitCode::SUCCESS
         }
+        Some("match") => kinrow::referee::main(&args[1..]),
+        Some("play") => kinrow::play::main(&args[1..]),
         Some(command @ ("bench" | "solve")) if args.len() == 1 => {
             kinrow::session::run_script(&[command]);
             ExitCode::SUCCESS
@@ -36,6 +39,10 @@ const USAGE: &str = "\
 usage: kinrow            run the engine: line commands on stdin, replies on stdout
        kinrow bench      run the bench searches and print their node count and speed
        kinrow solve      solve the standard m,n,k games from the empty board
+       kinrow match ...  play a match between engines (or the random player) and report
+                         the score, Elo and records; see kinrow match --help
+       kinrow play ...   play against the engine (or watch it, or another person) at the
+                         terminal; see kinrow play --help
        kinrow --help     this text
        kinrow --version  the engine's name and version
 

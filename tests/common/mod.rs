@@ -1,3 +1,4 @@
 #![allow(dead_code)]
 pub mod oracle;
+pub mod referee;
 pub mod transcript;

@@ -1,0 +1,194 @@
+//! What a person types at the prompt, parsed: a square (`c3`, or a row and a column as the
+//! seeds take them, `2 3`) or a command.
+
+use crate::rules::{Geometry, Square};
+use std::fmt;
+
+/// A line of input, understood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// A square on the board (not yet checked to be empty).
+    Square(Square),
+    /// `hint`: ask the engine.
+    Hint,
+    /// `undo`: take back the last move (and the computer's reply).
+    Undo,
+    /// `new`: start a new game.
+    New,
+    /// `quit` (or end of input).
+    Quit,
+    /// `help`.
+    Help,
+    /// `board`: draw the board again.
+    Board,
+    /// A blank line.
+    Nothing,
+}
+
+/// Why a line was not understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EntryError {
+    /// A square or row and column outside the board.
+    OffBoard {
+        /// As typed.
+        text: String,
+        /// The board.
+        geometry: Geometry,
+    },
+    /// Anything else.
+    Unknown(String),
+}
+
+impl fmt::Display for EntryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EntryError::OffBoard { text, geometry } => {
+                let last_file = (b'a' + geometry.columns() as u8 - 1) as char;
+                write!(
+                    f,
+                    "'{text}' is off the board: columns are a to {last_file} (1 to {}), rows 1 \
+                     to {}",
+                    geometry.columns(),
+                    geometry.rows()
+                )
+            }
+            EntryError::Unknown(text) => write!(
+                f,
+                "'{text}' is not a move or a command: type a square like b2, a row and a \
+                 column like 2 2, or help"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EntryError {}
+
+/// Echoed input, kept short and printable.
+fn excerpt(text: &str) -> String {
+    let mut out: String = text.chars().take(30).flat_map(char::escape_debug).collect();
+    if text.chars().count() > 30 {
+        out.push_str("...");
+    }
+    out
+}
+
+/// Reads one line of input for a board of `geometry`.
+///
+/// # Errors
+///
+/// [`EntryError`] for a square off the board or a line that means nothing.
+pub fn parse_entry(line: &str, geometry: Geometry) -> Result<Entry, EntryError> {
+    let text = line.trim();
+    let lower = text.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let off_board = || EntryError::OffBoard {
+        text: excerpt(text),
+        geometry,
+    };
+    match words.as_slice() {
+        [] => Ok(Entry::Nothing),
+        ["hint"] => Ok(Entry::Hint),
+        ["undo"] => Ok(Entry::Undo),
+        ["new"] => Ok(Entry::New),
+        ["quit" | "exit" | "q"] => Ok(Entry::Quit),
+        ["help" | "?" | "h"] => Ok(Entry::Help),
+        ["board" | "show"] => Ok(Entry::Board),
+        [row, column] => {
+            let (Ok(row), Ok(column)) = (row.parse::<u32>(), column.parse::<u32>()) else {
+                return Err(EntryError::Unknown(excerpt(text)));
+            };
+            let (file, rank) = (column.checked_sub(1), row.checked_sub(1));
+            file.zip(rank)
+                .and_then(|(f, r)| geometry.square(f, r))
+                .map(Entry::Square)
+                .ok_or_else(off_board)
+        }
+        [word] => {
+            let mut chars = word.chars();
+            let (Some(letter), digits) = (chars.next(), chars.as_str()) else {
+                return Err(EntryError::Unknown(excerpt(text)));
+            };
+            if !letter.is_ascii_lowercase()
+                || digits.is_empty()
+                || !digits.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(EntryError::Unknown(excerpt(text)));
+            }
+            let file = u32::from(letter) - u32::from('a');
+            let rank = digits
+                .parse::<u32>()
+                .ok()
+                .and_then(|r| r.checked_sub(1))
+                .ok_or_else(off_board)?;
+            geometry
+                .square(file, rank)
+                .map(Entry::Square)
+                .ok_or_else(off_board)
+        }
+        _ => Err(EntryError::Unknown(excerpt(text))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_both_ways() {
+        let g = Geometry::new(3, 3, 3).unwrap();
+        assert_eq!(parse_entry("c3", g), Ok(Entry::Square(8)));
+        assert_eq!(parse_entry("  B2 ", g), Ok(Entry::Square(4)));
+        // Row 1, column 3: the row numbers and column order shown beside the board.
+        assert_eq!(parse_entry("1 3", g), Ok(Entry::Square(2)));
+        assert_eq!(parse_entry("3\t1", g), Ok(Entry::Square(6)));
+        let g = Geometry::new(15, 15, 5).unwrap();
+        assert_eq!(parse_entry("o15", g), Ok(Entry::Square(224)));
+    }
+
+    #[test]
+    fn commands() {
+        let g = Geometry::default();
+        for (text, entry) in [
+            ("hint", Entry::Hint),
+            ("UNDO", Entry::Undo),
+            ("new", Entry::New),
+            ("quit", Entry::Quit),
+            ("exit", Entry::Quit),
+            ("help", Entry::Help),
+            ("?", Entry::Help),
+            ("board", Entry::Board),
+            ("   ", Entry::Nothing),
+        ] {
+            assert_eq!(parse_entry(text, g), Ok(entry), "{text}");
+        }
+    }
+
+    #[test]
+    fn errors() {
+        let g = Geometry::default();
+        assert_eq!(
+            parse_entry("d1", g).map_err(|e| e.to_string()),
+            Err("'d1' is off the board: columns are a to c (1 to 3), rows 1 to 3".into())
+        );
+        for off in ["a0", "a4", "0 1", "4 4", "1 0", "a99999999999999"] {
+            assert!(
+                matches!(parse_entry(off, g), Err(EntryError::OffBoard { .. })),
+                "{off}"
+            );
+        }
+        for bad in ["hello", "b", "2", "1 2 3", "b2b", "-1 2", "\u{1b}[A", "é3"] {
+            assert!(
+                matches!(parse_entry(bad, g), Err(EntryError::Unknown(_))),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            parse_entry("xyzzy", g).map_err(|e| e.to_string()),
+            Err(
+                "'xyzzy' is not a move or a command: type a square like b2, a row and a \
+                 column like 2 2, or help"
+                    .into()
+            )
+        );
+    }
+}

@@ -1,0 +1,553 @@
+//! The other direction of the protocol: lines an engine writes, as a referee or GUI reads them.
+//!
+//! The engine's own replies are typed in [`super::Reply`] and only ever formatted; a referee
+//! must parse what any engine sends, so this module is tolerant where UCI asks GUIs to be
+//! (unknown `info` fields are skipped, `score` bounds are ignored) and strict where a wrong
+//! guess would change the game (a `bestmove` that is not a square is an error, not a skip).
+//!
+//! The grammar, in the notation of [`super::parse_line`]'s module:
+//!
+//! ```text
+//! reply    = blank | "id" ("name" | "author") text | "option" "name" word+ ["type" any*]
+//!          | "uciok" | "readyok" | info | bestmove
+//! info     = "info" (field | "string" any*)*
+//! bestmove = "bestmove" (move | "(none)") ["ponder" move]
+//! ```
+
+use super::command::SquareText;
+use super::reply::Score;
+use nom::branch::alt;
+use nom::bytes::complete::tag;
+use nom::character::complete::{char, digit1, satisfy};
+use nom::combinator::{all_consuming, map, map_opt, opt, recognize, verify};
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+use std::fmt;
+
+/// How many characters of the input an error message echoes at most.
+const EXCERPT_CHARS: usize = 40;
+
+/// What an engine said, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineReply {
+    /// `id name <text>`
+    IdName(String),
+    /// `id author <text>`
+    IdAuthor(String),
+    /// `option name <Name> type ...`: only the name is kept, which is all a referee needs to
+    /// check that the options it sets exist.
+    OptionName(String),
+    /// `uciok`
+    UciOk,
+    /// `readyok`
+    ReadyOk,
+    /// `info ...`
+    Info(EngineInfo),
+    /// `bestmove <sq>`, or `bestmove (none)` as `None`. A `ponder` move is ignored.
+    BestMove(Option<SquareText>),
+}
+
+/// The fields of an `info` line; every one is optional, as engines send what they have.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineInfo {
+    /// `depth N`
+    pub depth: Option<u32>,
+    /// `seldepth N`
+    pub seldepth: Option<u32>,
+    /// `score cp N | mate N | draw` (a trailing `lowerbound`/`upperbound` is dropped).
+    pub score: Option<Score>,
+    /// `nodes N`
+    pub nodes: Option<u64>,
+    /// `nps N`
+    pub nps: Option<u64>,
+    /// `time MS`
+    pub time_ms: Option<u64>,
+    /// `hashfull N`
+    pub hashfull: Option<u32>,
+    /// `pv sq*`: the squares up to the end of the line or the next non-square token.
+    pub pv: Vec<SquareText>,
+    /// `string ...`: the rest of the line.
+    pub string: Option<String>,
+}
+
+/// Why an engine's line could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplyError {
+    /// The first word is not a reply a referee knows (UCI asks GUIs to ignore such lines).
+    Unknown {
+        /// The word, as an excerpt.
+        word: String,
+    },
+    /// A token (or the end of the line) where something else was required.
+    Expected {
+        /// The reply keyword.
+        reply: &'static str,
+        /// What the grammar allows there.
+        expected: &'static str,
+        /// The token found, or `None` at the end of the line.
+        got: Option<String>,
+    },
+    /// A move is neither a square like `b2` (or `P@b2`) nor `(none)`.
+    BadMove {
+        /// The token as written, as an excerpt.
+        text: String,
+    },
+    /// A number field of `info` does not hold a number in range.
+    BadNumber {
+        /// The field's keyword.
+        field: &'static str,
+        /// The token found, or `None` at the end of the line.
+        got: Option<String>,
+    },
+}
+
+impl fmt::Display for ReplyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplyError::Unknown { word } => write!(f, "unknown reply '{word}'"),
+            ReplyError::Expected {
+                reply,
+                expected,
+                got,
+            } => {
+                write!(f, "{reply}: expected {expected}, got ")?;
+                match got {
+                    Some(token) => write!(f, "'{token}'"),
+                    None => f.write_str("nothing"),
+                }
+            }
+            ReplyError::BadMove { text } => write!(
+                f,
+                "bestmove: '{text}' is not a move (expected a square like b2, or (none))"
+            ),
+            ReplyError::BadNumber { field, got } => {
+                write!(f, "info: '{field}' needs a number, got ")?;
+                match got {
+                    Some(token) => write!(f, "'{token}'"),
+                    None => f.write_str("nothing"),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplyError {}
+
+/// Cuts echoed input down to one short line, with control characters escaped.
+fn excerpt(text: &str) -> String {
+    let mut out = String::new();
+    for (index, c) in text.chars().enumerate() {
+        if index == EXCERPT_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `file = "a" | ... | "z"`, as an index from 0.
+fn file(input: &str) -> IResult<&str, u32> {
+    map(satisfy(|c| c.is_ascii_lowercase()), |c| {
+        u32::from(c) - u32::from('a')
+    })
+    .parse(input)
+}
+
+/// `rank = ("1" | ... | "9") digit*`, as an index from 0.
+fn rank(input: &str) -> IResult<&str, u32> {
+    map_opt(
+        verify(digit1, |digits: &str| !digits.starts_with('0')),
+        |digits: &str| digits.parse::<u32>().ok()?.checked_sub(1),
+    )
+    .parse(input)
+}
+
+/// `move = ["P@"] file rank`
+fn square(input: &str) -> IResult<&str, SquareText> {
+    preceded(
+        opt(tag("P@")),
+        map((file, rank), |(file, rank)| SquareText { file, rank }),
+    )
+    .parse(input)
+}
+
+/// `signed = ["-"] digit+`
+fn signed(input: &str) -> IResult<&str, &str> {
+    recognize((opt(char('-')), digit1)).parse(input)
+}
+
+/// A whole token as a square, if it is one.
+fn whole_square(token: &str) -> Option<SquareText> {
+    all_consuming(square)
+        .parse(token)
+        .ok()
+        .map(|(_, square)| square)
+}
+
+/// A whole token as a number of type `T`.
+fn number<T: std::str::FromStr>(token: Option<&str>) -> Option<T> {
+    let token = token?;
+    all_consuming(alt((signed, digit1)))
+        .parse(token)
+        .ok()
+        .and_then(|(_, digits)| digits.parse().ok())
+}
+
+/// Parses one line an engine wrote.
+///
+/// Returns `Ok(None)` for a blank line. Trailing `\r` and `\n` are ignored.
+///
+/// # Errors
+///
+/// A [`ReplyError`]: [`ReplyError::Unknown`] for a first word that is no reply (which a
+/// referee should ignore), the others for a known reply that is malformed.
+pub fn parse_reply(line: &str) -> Result<Option<EngineReply>, ReplyError> {
+    let line = line.trim_end_matches(['\r', '\n']);
+    let mut tokens = line.split([' ', '\t']).filter(|t| !t.is_empty());
+    let Some(keyword) = tokens.next() else {
+        return Ok(None);
+    };
+    let reply = match keyword {
+        "uciok" => EngineReply::UciOk,
+        "readyok" => EngineReply::ReadyOk,
+        "id" => {
+            let what = tokens.next();
+            let text = rest_after(line, 2);
+            match what {
+                Some("name") => EngineReply::IdName(text),
+                Some("author") => EngineReply::IdAuthor(text),
+                got => {
+                    return Err(ReplyError::Expected {
+                        reply: "id",
+                        expected: "'name' or 'author'",
+                        got: got.map(excerpt),
+                    });
+                }
+            }
+        }
+        "option" => {
+            match tokens.next() {
+                Some("name") => {}
+                got => {
+                    return Err(ReplyError::Expected {
+                        reply: "option",
+                        expected: "'name'",
+                        got: got.map(excerpt),
+                    });
+                }
+            }
+            let name: Vec<&str> = tokens.take_while(|t| *t != "type").collect();
+            if name.is_empty() {
+                return Err(ReplyError::Expected {
+                    reply: "option",
+                    expected: "an option name after 'name'",
+                    got: None,
+                });
+            }
+            EngineReply::OptionName(name.join(" "))
+        }
+        "info" => EngineReply::Info(info(line)?),
+        "bestmove" => {
+            let token = tokens.next().ok_or(ReplyError::Expected {
+                reply: "bestmove",
+                expected: "a move",
+                got: None,
+            })?;
+            if token == "(none)" {
+                EngineReply::BestMove(None)
+            } else {
+                let square = whole_square(token).ok_or_else(|| ReplyError::BadMove {
+                    text: excerpt(token),
+                })?;
+                EngineReply::BestMove(Some(square))
+            }
+        }
+        word => {
+            return Err(ReplyError::Unknown {
+                word: excerpt(word),
+            });
+        }
+    };
+    Ok(Some(reply))
+}
+
+/// The text after the first `skip` tokens of `line`, with its inner spacing kept.
+fn rest_after(line: &str, skip: usize) -> String {
+    let mut rest = line.trim_start_matches([' ', '\t']);
+    for _ in 0..skip {
+        let end = rest.find([' ', '\t']).unwrap_or(rest.len());
+        rest = rest[end..].trim_start_matches([' ', '\t']);
+    }
+    rest.trim_end_matches([' ', '\t']).to_string()
+}
+
+/// `info = "info" (field | "string" any*)*`; unknown fields are skipped one token at a time,
+/// since UCI lets engines add their own.
+fn info(line: &str) -> Result<EngineInfo, ReplyError> {
+    let mut out = EngineInfo::default();
+    let tokens: Vec<&str> = line.split([' ', '\t']).filter(|t| !t.is_empty()).collect();
+    let mut i = 1;
+    while i < tokens.len() {
+        let key = tokens[i];
+        let value = tokens.get(i + 1).copied();
+        let bad = |field: &'static str| ReplyError::BadNumber {
+            field,
+            got: value.map(excerpt),
+        };
+        i += 2;
+        match key {
+            "depth" => out.depth = Some(number(value).ok_or_else(|| bad("depth"))?),
+            "seldepth" => out.seldepth = Some(number(value).ok_or_else(|| bad("seldepth"))?),
+            "nodes" => out.nodes = Some(number(value).ok_or_else(|| bad("nodes"))?),
+            "nps" => out.nps = Some(number(value).ok_or_else(|| bad("nps"))?),
+            "time" => out.time_ms = Some(number(value).ok_or_else(|| bad("time"))?),
+            "hashfull" => out.hashfull = Some(number(value).ok_or_else(|| bad("hashfull"))?),
+            "score" => {
+                let score = match value {
+                    Some("draw") => Score::Draw,
+                    Some("cp") => {
+                        i += 1;
+                        Score::Cp(number(tokens.get(i - 1).copied()).ok_or(
+                            ReplyError::BadNumber {
+                                field: "score cp",
+                                got: tokens.get(i - 1).map(|t| excerpt(t)),
+                            },
+                        )?)
+                    }
+                    Some("mate") => {
+                        i += 1;
+                        Score::Mate(number(tokens.get(i - 1).copied()).ok_or(
+                            ReplyError::BadNumber {
+                                field: "score mate",
+                                got: tokens.get(i - 1).map(|t| excerpt(t)),
+                            },
+                        )?)
+                    }
+                    got => {
+                        return Err(ReplyError::Expected {
+                            reply: "info",
+                            expected: "'cp', 'mate' or 'draw' after 'score'",
+                            got: got.map(excerpt),
+                        });
+                    }
+                };
+                out.score = Some(score);
+                if matches!(tokens.get(i), Some(&("lowerbound" | "upperbound"))) {
+                    i += 1;
+                }
+            }
+            "pv" => {
+                i -= 1;
+                while let Some(square) = tokens.get(i).and_then(|t| whole_square(t)) {
+                    out.pv.push(square);
+                    i += 1;
+                }
+            }
+            "string" => {
+                out.string = Some(rest_after(line, i - 1));
+                break;
+            }
+            // Unknown fields: skip the keyword alone, since their arity is unknown; a number
+            // after it is skipped on the next round as another unknown token.
+            _ => i -= 1,
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{InfoLine, Notation, Reply};
+
+    fn sq(file: u32, rank: u32) -> SquareText {
+        SquareText { file, rank }
+    }
+
+    fn parse(line: &str) -> EngineReply {
+        match parse_reply(line) {
+            Ok(Some(reply)) => reply,
+            other => panic!("{line:?} gave {other:?}"),
+        }
+    }
+
+    fn message(line: &str) -> String {
+        match parse_reply(line) {
+            Err(e) => e.to_string(),
+            other => panic!("{line:?} should fail but gave {other:?}"),
+        }
+    }
+
+    #[test]
+    fn simple_replies() {
+        assert_eq!(parse("uciok"), EngineReply::UciOk);
+        assert_eq!(parse("readyok\r\n"), EngineReply::ReadyOk);
+        assert_eq!(
+            parse("id name kinrow  0.1.0 "),
+            EngineReply::IdName("kinrow  0.1.0".into())
+        );
+        assert_eq!(
+            parse("id author the kinrow developers"),
+            EngineReply::IdAuthor("the kinrow developers".into())
+        );
+        assert_eq!(
+            parse("option name Clear Hash type button"),
+            EngineReply::OptionName("Clear Hash".into())
+        );
+        assert_eq!(parse_reply(" \t "), Ok(None));
+    }
+
+    #[test]
+    fn best_moves() {
+        assert_eq!(parse("bestmove c3"), EngineReply::BestMove(Some(sq(2, 2))));
+        assert_eq!(
+            parse("bestmove P@o15 ponder a1"),
+            EngineReply::BestMove(Some(sq(14, 14)))
+        );
+        assert_eq!(parse("bestmove (none)"), EngineReply::BestMove(None));
+        // Squares off any real board still parse: whether they fit is the referee's call.
+        assert_eq!(
+            parse("bestmove z99"),
+            EngineReply::BestMove(Some(sq(25, 98)))
+        );
+        assert_eq!(
+            message("bestmove"),
+            "bestmove: expected a move, got nothing"
+        );
+        for bad in ["C3", "c0", "3c", "hello", "c3!", "(None)", "\u{7}"] {
+            assert!(
+                matches!(
+                    parse_reply(&format!("bestmove {bad}")),
+                    Err(ReplyError::BadMove { .. })
+                ),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            message("bestmove x\ty"),
+            "bestmove: 'x' is not a move (expected a square like b2, or (none))"
+        );
+    }
+
+    #[test]
+    fn info_fields() {
+        let EngineReply::Info(info) = parse(
+            "info depth 7 seldepth 9 multipv 1 score mate -3 lowerbound nodes 150 nps 660792 \
+             time 12 hashfull 2 currmove b2 pv a1 b1 b3",
+        ) else {
+            panic!("not info");
+        };
+        assert_eq!(info.depth, Some(7));
+        assert_eq!(info.seldepth, Some(9));
+        assert_eq!(info.score, Some(Score::Mate(-3)));
+        assert_eq!(info.nodes, Some(150));
+        assert_eq!(info.nps, Some(660_792));
+        assert_eq!(info.time_ms, Some(12));
+        assert_eq!(info.hashfull, Some(2));
+        assert_eq!(info.pv, vec![sq(0, 0), sq(1, 0), sq(1, 2)]);
+        assert_eq!(info.string, None);
+        let EngineReply::Info(info) = parse("info string game over:  x has won") else {
+            panic!("not info");
+        };
+        assert_eq!(info.string.as_deref(), Some("game over:  x has won"));
+        let EngineReply::Info(info) = parse("info score draw depth 3") else {
+            panic!("not info");
+        };
+        assert_eq!((info.score, info.depth), (Some(Score::Draw), Some(3)));
+    }
+
+    #[test]
+    fn info_errors() {
+        assert_eq!(
+            message("info depth x"),
+            "info: 'depth' needs a number, got 'x'"
+        );
+        assert_eq!(
+            message("info nodes"),
+            "info: 'nodes' needs a number, got nothing"
+        );
+        assert_eq!(
+            message("info score cp"),
+            "info: 'score cp' needs a number, got nothing"
+        );
+        assert_eq!(
+            message("info score mate 1.5"),
+            "info: 'score mate' needs a number, got '1.5'"
+        );
+        assert_eq!(
+            message("info score 12"),
+            "info: expected 'cp', 'mate' or 'draw' after 'score', got '12'"
+        );
+        assert_eq!(
+            message("info depth -1"),
+            "info: 'depth' needs a number, got '-1'"
+        );
+    }
+
+    #[test]
+    fn unknown_and_malformed_replies() {
+        assert_eq!(message("Bestmove c3"), "unknown reply 'Bestmove'");
+        assert_eq!(
+            message(&"x".repeat(100)),
+            format!("unknown reply '{}...'", "x".repeat(40))
+        );
+        assert_eq!(
+            message("id version 3"),
+            "id: expected 'name' or 'author', got 'version'"
+        );
+        assert_eq!(
+            message("option Hash"),
+            "option: expected 'name', got 'Hash'"
+        );
+        assert_eq!(
+            message("option name type spin"),
+            "option: expected an option name after 'name', got nothing"
+        );
+    }
+
+    /// Every `info` and `bestmove` line the engine can write reads back as what was written.
+    #[test]
+    fn engine_replies_round_trip() {
+        for (score, pv) in [
+            (Score::Cp(-40), vec![sq(3, 4), sq(0, 14)]),
+            (Score::Mate(2), vec![sq(1, 1)]),
+            (Score::Draw, vec![]),
+        ] {
+            for notation in [Notation::Plain, Notation::Drop] {
+                let line = InfoLine {
+                    depth: 7,
+                    seldepth: 9,
+                    score,
+                    nodes: u64::MAX,
+                    nps: 678_900,
+                    time_ms: 18,
+                    hashfull: 1000,
+                    pv: pv.clone(),
+                };
+                let text = Reply::Info(line, notation).to_string();
+                assert_eq!(
+                    parse(&text),
+                    EngineReply::Info(EngineInfo {
+                        depth: Some(7),
+                        seldepth: Some(9),
+                        score: Some(score),
+                        nodes: Some(u64::MAX),
+                        nps: Some(678_900),
+                        time_ms: Some(18),
+                        hashfull: Some(1000),
+                        pv: pv.clone(),
+                        string: None,
+                    }),
+                    "{text}"
+                );
+                let best = Reply::BestMove(pv.first().copied(), notation).to_string();
+                assert_eq!(parse(&best), EngineReply::BestMove(pv.first().copied()));
+            }
+        }
+    }
+}

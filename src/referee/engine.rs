@@ -1,0 +1,520 @@
+//! One engine as a child process: spawning, the `uci` handshake, reading its lines with
+//! deadlines, and making sure it is killed and reaped whatever happens.
+//!
+//! Two threads per process read its stdout (lines, stamped with the time they arrived) and
+//! its stderr (kept as a short tail for error messages, and in the log file if there is one).
+//! The process is always waited for: on [`EngineProcess::quit`], on
+//! [`EngineProcess::kill`], and in `Drop`, so no path leaves a zombie behind.
+
+use super::interrupt;
+use crate::protocol::{EngineReply, parse_reply};
+use crate::session::{Input, read_line};
+use std::collections::VecDeque;
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, LineWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How many lines of an engine's stderr are kept for error messages.
+const STDERR_TAIL: usize = 8;
+
+/// How often a wait looks at the cancel flag.
+const POLL: Duration = Duration::from_millis(50);
+
+/// After stdout closes, how long to wait for the process to exit before calling it a
+/// disconnect rather than a crash (the exit status usually follows the closed pipe at once).
+const EXIT_GRACE: Duration = Duration::from_millis(300);
+
+/// The command line of an engine: a program and its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineCommand {
+    /// The program, as given (looked up on `PATH` if it has no slash).
+    pub program: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+}
+
+impl fmt::Display for EngineCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.program)?;
+        for arg in &self.args {
+            write!(f, " {arg}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A way to call off waits from outside: the match's own stop flag, or Ctrl-C.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag that is not set.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Sets the flag: every wait on engines returns [`Failure::Cancelled`] soon after.
+    pub fn set(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the flag is set or an interrupt has arrived.
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::SeqCst) || interrupt::interrupted()
+    }
+}
+
+/// Why an engine did not deliver what was waited for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The process exited (its status, as text).
+    Exited(String),
+    /// The process closed its stdout (or stdin) but kept running; it has been killed.
+    Disconnected,
+    /// Nothing expected arrived before the deadline.
+    Timeout(Duration),
+    /// The wait was called off ([`Cancel`]).
+    Cancelled,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Exited(status) => write!(f, "the engine exited ({status})"),
+            Failure::Disconnected => f.write_str("the engine closed its output but kept running"),
+            Failure::Timeout(waited) => write!(f, "no answer within {} ms", waited.as_millis()),
+            Failure::Cancelled => f.write_str("cancelled"),
+        }
+    }
+}
+
+/// Why an engine could not be started.
+#[derive(Debug)]
+pub enum StartError {
+    /// The program could not be run at all.
+    Spawn {
+        /// The command line.
+        command: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// It ran but did not complete the `uci` handshake.
+    Handshake {
+        /// The command line.
+        command: String,
+        /// What went wrong.
+        failure: Failure,
+        /// The last lines it wrote to stderr.
+        stderr: Vec<String>,
+    },
+    /// The log file could not be opened.
+    Log {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Spawn { command, error } => {
+                write!(f, "cannot start engine '{command}': {error}")
+            }
+            StartError::Handshake {
+                command,
+                failure,
+                stderr,
+            } => {
+                write!(
+                    f,
+                    "engine '{command}' did not answer 'uci' with 'uciok': {failure}"
+                )?;
+                if !stderr.is_empty() {
+                    write!(f, "; its stderr ends with: {}", stderr.join(" | "))?;
+                }
+                Ok(())
+            }
+            StartError::Log { path, error } => {
+                write!(f, "cannot open the log file {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// What the stdout reader thread passes on.
+enum Event {
+    /// A line and when it arrived.
+    Line(String, Instant),
+    /// End of output.
+    Closed,
+}
+
+type Log = Arc<Mutex<Option<LineWriter<File>>>>;
+
+fn log_line(log: &Log, prefix: &str, line: &str) {
+    if let Ok(mut guard) = log.lock()
+        && let Some(file) = guard.as_mut()
+    {
+        // The log is a diagnostic aid: a failed write must not stop the match.
+        let _ = writeln!(file, "{prefix}{line}");
+    }
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    command: EngineCommand,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Event>,
+    log: Log,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    /// Set when the stderr reader has reached the end.
+    stderr_closed: Arc<AtomicBool>,
+    /// Set once the process has been waited for.
+    reaped: bool,
+    /// Set once the engine has failed: nothing more is sent to it.
+    failed: Option<Failure>,
+    /// `id name`, if it said.
+    pub id_name: Option<String>,
+    /// The option names it listed.
+    pub option_names: Vec<String>,
+}
+
+impl EngineProcess {
+    /// Starts `command` and completes the `uci` handshake within `timeout`. Protocol traffic
+    /// and stderr are appended to `log` if given.
+    ///
+    /// # Errors
+    ///
+    /// [`StartError`] if the program cannot be run or does not answer `uciok` in time; the
+    /// process is then already killed and reaped.
+    pub fn start(
+        command: &EngineCommand,
+        log: Option<&Path>,
+        timeout: Duration,
+        cancel: &Cancel,
+    ) -> Result<EngineProcess, StartError> {
+        let file = match log {
+            Some(path) => Some(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map(LineWriter::new)
+                    .map_err(|error| StartError::Log {
+                        path: path.to_path_buf(),
+                        error,
+                    })?,
+            ),
+            None => None,
+        };
+        let log: Log = Arc::new(Mutex::new(file));
+        log_line(&log, "# start: ", &command.to_string());
+        let mut child = Command::new(&command.program)
+            .args(&command.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|error| StartError::Spawn {
+                command: command.to_string(),
+                error,
+            })?;
+        let (tx, rx) = channel();
+        if let Some(stdout) = child.stdout.take() {
+            let log = Arc::clone(&log);
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                loop {
+                    let line = match read_line(&mut reader) {
+                        Input::Line(line) => line,
+                        Input::NotUtf8 => "<a line that is not UTF-8>".to_string(),
+                        Input::TooLong(n) => format!("<a line of {n} bytes>"),
+                        Input::End => break,
+                    };
+                    let at = Instant::now();
+                    log_line(&log, "< ", &line);
+                    if tx.send(Event::Line(line, at)).is_err() {
+                        return;
+                    }
+                }
+                let _ = tx.send(Event::Closed);
+            });
+        }
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr_closed = Arc::new(AtomicBool::new(true));
+        if let Some(stderr) = child.stderr.take() {
+            let log = Arc::clone(&log);
+            let tail = Arc::clone(&stderr_tail);
+            let closed = Arc::clone(&stderr_closed);
+            closed.store(false, Ordering::SeqCst);
+            std::thread::spawn(move || {
+                for line in BufReader::new(stderr).split(b'\n') {
+                    let Ok(bytes) = line else { break };
+                    let text = String::from_utf8_lossy(&bytes).trim_end().to_string();
+                    log_line(&log, "! ", &text);
+                    if let Ok(mut tail) = tail.lock() {
+                        if tail.len() == STDERR_TAIL {
+                            tail.pop_front();
+                        }
+                        tail.push_back(text);
+                    }
+                }
+                closed.store(true, Ordering::SeqCst);
+            });
+        }
+        let mut engine = EngineProcess {
+            command: command.clone(),
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+            log,
+            stderr: stderr_tail,
+            stderr_closed,
+            reaped: false,
+            failed: None,
+            id_name: None,
+            option_names: Vec::new(),
+        };
+        match engine.handshake(timeout, cancel) {
+            Ok(()) => Ok(engine),
+            Err(failure) => {
+                engine.kill();
+                Err(StartError::Handshake {
+                    command: command.to_string(),
+                    failure,
+                    stderr: engine.stderr_tail(),
+                })
+            }
+        }
+    }
+
+    fn handshake(&mut self, timeout: Duration, cancel: &Cancel) -> Result<(), Failure> {
+        self.send("uci")?;
+        let start = Instant::now();
+        let deadline = start + timeout;
+        loop {
+            let (line, _) = self
+                .recv(deadline, cancel)
+                .map_err(|failure| match failure {
+                    // Reported as the whole wait, not the last slice of it.
+                    Failure::Timeout(_) => Failure::Timeout(start.elapsed()),
+                    other => other,
+                })?;
+            match parse_reply(&line) {
+                Ok(Some(EngineReply::UciOk)) => return Ok(()),
+                Ok(Some(EngineReply::IdName(name))) => self.id_name = Some(name),
+                Ok(Some(EngineReply::OptionName(name))) => self.option_names.push(name),
+                _ => {}
+            }
+        }
+    }
+
+    /// The command line this process runs.
+    pub fn command(&self) -> &EngineCommand {
+        &self.command
+    }
+
+    /// The last lines the engine wrote to stderr.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        self.stderr
+            .lock()
+            .map(|tail| tail.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether the engine has failed (and been killed); a failed engine must be restarted.
+    pub fn has_failed(&self) -> bool {
+        self.failed.is_some()
+    }
+
+    /// Writes a command line.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure::Exited`] or [`Failure::Disconnected`] if the engine no longer reads its
+    /// input; it is then killed and reaped.
+    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        self.send_all(&[line])
+    }
+
+    /// Writes command lines with a single write, so that the engine wakes once for all of
+    /// them (`position` and `go` together: the round trip is most of a fast move's cost).
+    ///
+    /// # Errors
+    ///
+    /// As [`EngineProcess::send`].
+    pub fn send_all(&mut self, lines: &[&str]) -> Result<(), Failure> {
+        if let Some(failure) = &self.failed {
+            return Err(failure.clone());
+        }
+        let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for line in lines {
+            log_line(&self.log, "> ", line);
+            text.push_str(line);
+            text.push('\n');
+        }
+        let written = match self.stdin.as_mut() {
+            Some(stdin) => stdin
+                .write_all(text.as_bytes())
+                .and_then(|()| stdin.flush()),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        };
+        match written {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self.fail_closed()),
+        }
+    }
+
+    /// Throws away lines that arrived before now (answers to earlier commands), noticing a
+    /// closed output on the way.
+    ///
+    /// # Errors
+    ///
+    /// The failure, if the engine's output has closed.
+    pub fn drain(&mut self) -> Result<(), Failure> {
+        if let Some(failure) = &self.failed {
+            return Err(failure.clone());
+        }
+        loop {
+            match self.lines.try_recv() {
+                Ok(Event::Line(..)) => {}
+                Ok(Event::Closed) => return Err(self.fail_closed()),
+                Err(_) => return Ok(()),
+            }
+        }
+    }
+
+    /// The next line, with the time it arrived.
+    ///
+    /// # Errors
+    ///
+    /// [`Failure::Timeout`] at `deadline` (the engine is left running: the caller decides),
+    /// [`Failure::Cancelled`] if `cancel` is set, and [`Failure::Exited`] or
+    /// [`Failure::Disconnected`] if the output closes (the engine is then killed and reaped).
+    pub fn recv(
+        &mut self,
+        deadline: Instant,
+        cancel: &Cancel,
+    ) -> Result<(String, Instant), Failure> {
+        if let Some(failure) = &self.failed {
+            return Err(failure.clone());
+        }
+        let start = Instant::now();
+        loop {
+            if cancel.is_set() {
+                return Err(Failure::Cancelled);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Failure::Timeout(now - start));
+            }
+            match self.lines.recv_timeout((deadline - now).min(POLL)) {
+                Ok(Event::Line(line, at)) => return Ok((line, at)),
+                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.fail_closed());
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// Output has closed or input is refused: a crash if the process has exited (or exits
+    /// soon), a disconnect if it is still running. Either way it is killed and reaped.
+    fn fail_closed(&mut self) -> Failure {
+        let until = Instant::now() + EXIT_GRACE;
+        let failure = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    self.reaped = true;
+                    // The last words on stderr explain a crash: let the reader catch up
+                    // (it may lag behind the exit on a busy machine).
+                    let until = Instant::now() + EXIT_GRACE;
+                    while !self.stderr_closed.load(Ordering::SeqCst) && Instant::now() < until {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    break Failure::Exited(describe(status));
+                }
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => break Failure::Disconnected,
+            }
+        };
+        self.kill();
+        self.failed = Some(failure.clone());
+        failure
+    }
+
+    /// Marks the engine as failed with `failure` and kills it (used for stalls).
+    pub fn fail(&mut self, failure: Failure) {
+        self.kill();
+        self.failed = Some(failure);
+    }
+
+    /// Kills the process (if still running) and waits for it.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        if !self.reaped {
+            // Killing an already exited child fails harmlessly; the wait reaps it either way.
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+            self.reaped = true;
+        }
+        if self.failed.is_none() {
+            self.failed = Some(Failure::Exited("killed by the referee".into()));
+        }
+    }
+
+    /// Asks the engine to quit and closes its input; kills it if it has not exited within
+    /// `grace`. Always reaps it.
+    pub fn quit(mut self, grace: Duration) {
+        if self.failed.is_none() {
+            let _ = self.send("quit");
+        }
+        self.stdin = None;
+        let until = Instant::now() + grace;
+        while !self.reaped && Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(Some(_)) => self.reaped = true,
+                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                Err(_) => break,
+            }
+        }
+        self.kill();
+    }
+
+    /// The operating system's id of the process.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// `exit status 3`, `killed by signal 9`, ...
+fn describe(status: ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return format!("killed by signal {signal}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exit status {code}"),
+        None => status.to_string(),
+    }
+}

@@ -1,0 +1,338 @@
+//! One game under the referee: its own board and clocks, every reply checked.
+
+use super::args::Limit;
+use super::engine::Cancel;
+use super::openings::Opening;
+use super::player::{Cancelled, Fault, MoveReply, MoveRequest, NoMove, Seat};
+use crate::protocol::EngineInfo;
+use crate::rules::{MoveError, Outcome, Player, Square, Tables};
+use rand::rngs::StdRng;
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// A player has k in a row.
+    KInARow(Player),
+    /// The board is full.
+    FullBoard,
+    /// Adjudicated: neither side can still complete a line.
+    DeadDraw,
+    /// A player lost by a fault.
+    Fault(Player, Fault),
+}
+
+impl Ending {
+    /// The winning colour, or `None` for a draw.
+    pub fn winner(&self) -> Option<Player> {
+        match self {
+            Ending::KInARow(p) => Some(*p),
+            Ending::FullBoard | Ending::DeadDraw => None,
+            Ending::Fault(guilty, _) => Some(guilty.other()),
+        }
+    }
+
+    /// The reason as reports count it: `k in a row`, `dead draw`, `crash`, ...
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Ending::KInARow(_) => "k in a row",
+            Ending::FullBoard => "full board",
+            Ending::DeadDraw => "dead draw",
+            Ending::Fault(_, fault) => fault.reason(),
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2` (the first player, x, named first).
+    pub fn result(&self) -> &'static str {
+        match self.winner() {
+            Some(Player::X) => "1-0",
+            Some(Player::O) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ending::KInARow(p) => write!(f, "{} wins: k in a row", p.letter()),
+            Ending::FullBoard => f.write_str("draw: the board is full"),
+            Ending::DeadDraw => f.write_str("draw: dead draw (no line can still be completed)"),
+            Ending::Fault(p, fault) => write!(f, "{} loses: {fault}", p.letter()),
+        }
+    }
+}
+
+/// One move of a game as the referee saw it.
+#[derive(Clone, Debug)]
+pub struct MoveRecord {
+    /// The square.
+    pub square: Square,
+    /// Who played it.
+    pub side: Player,
+    /// The engine's last report before the move, if any.
+    pub info: Option<EngineInfo>,
+    /// The time from the request to the answer, as the referee measured it.
+    pub elapsed: Duration,
+    /// The mover's clock after the move (increment added), if it plays with one.
+    pub clock_ms: Option<i64>,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The game's number, from 0.
+    pub index: usize,
+    /// Whether the first player of the match played x.
+    pub first_is_x: bool,
+    /// Where it started.
+    pub opening: Opening,
+    /// The side to move at the start.
+    pub first_to_move: Player,
+    /// The moves played by the players.
+    pub moves: Vec<MoveRecord>,
+    /// How it ended.
+    pub ending: Ending,
+    /// Time the referee spent between an answer and the next request, summed.
+    pub overhead: Duration,
+    /// How many such gaps were measured.
+    pub overhead_count: usize,
+}
+
+impl GameRecord {
+    /// The first player's score: 1, 0.5 or 0, as twice that (2, 1, 0).
+    pub fn first_player_points(&self) -> u32 {
+        let first = if self.first_is_x {
+            Player::X
+        } else {
+            Player::O
+        };
+        match self.ending.winner() {
+            Some(p) if p == first => 2,
+            Some(_) => 0,
+            None => 1,
+        }
+    }
+}
+
+/// What every game of a match shares.
+pub struct GameRules {
+    /// The board.
+    pub tables: Arc<Tables>,
+    /// Whether dead draws are adjudicated.
+    pub adjudicate: bool,
+    /// Lateness forgiven before a time forfeit.
+    pub margin: Duration,
+    /// How long to wait beyond the time limit before calling a stall.
+    pub timeout: Duration,
+}
+
+/// Plays game `index` from `opening` between `x` and `o`.
+///
+/// # Errors
+///
+/// [`Cancelled`] if the match is called off during the game.
+#[allow(clippy::too_many_arguments)]
+pub fn play_game(
+    index: usize,
+    first_is_x: bool,
+    x: &mut Seat,
+    o: &mut Seat,
+    opening: &Opening,
+    rules: &GameRules,
+    rng: &mut StdRng,
+    cancel: &Cancel,
+) -> Result<GameRecord, Cancelled> {
+    let tables = &rules.tables;
+    let mut position = opening.position(tables);
+    let mut record = GameRecord {
+        index,
+        first_is_x,
+        opening: opening.clone(),
+        first_to_move: position.side_to_move(),
+        moves: Vec::new(),
+        ending: Ending::DeadDraw,
+        overhead: Duration::ZERO,
+        overhead_count: 0,
+    };
+    let limits = [x.spec().limit, o.spec().limit];
+    let mut clocks: [Option<i64>; 2] = limits.map(|l| l.clock.map(|c| c.base_ms as i64));
+    for (side, seat) in [(Player::X, &mut *x), (Player::O, &mut *o)] {
+        match seat.new_game(tables.geometry, rules.timeout, cancel) {
+            Ok(()) => {}
+            Err(NoMove::Cancelled) => return Err(Cancelled),
+            Err(NoMove::Fault(fault)) => {
+                record.ending = Ending::Fault(side, fault);
+                return Ok(record);
+            }
+        }
+    }
+    let mut game_moves: Vec<Square> = Vec::new();
+    let mut last_answer: Option<Instant> = None;
+    record.ending = loop {
+        match position.outcome() {
+            Some(Outcome::Win(p)) => break Ending::KInARow(p),
+            Some(Outcome::Draw) => break Ending::FullBoard,
+            None if rules.adjudicate && position.is_dead_draw() => break Ending::DeadDraw,
+            None => {}
+        }
+        let side = position.side_to_move();
+        let limit = limits[side.index()];
+        let clock = clocks[side.index()];
+        let position_command = opening.command(tables, &game_moves);
+        let go_command = go_command(&limits, &clocks, limit);
+        let allowed_ms = match (limit.movetime_ms, clock) {
+            (Some(m), Some(c)) => Some((m as i64).min(c)),
+            (Some(m), None) => Some(m as i64),
+            (None, Some(c)) => Some(c),
+            (None, None) => None,
+        };
+        let request = MoveRequest {
+            position_command: &position_command,
+            go_command: &go_command,
+            position: &position,
+            allowed: allowed_ms.map(|ms| Duration::from_millis(ms.max(0) as u64)),
+            margin: rules.margin,
+            timeout: rules.timeout,
+        };
+        let seat = if side == Player::X { &mut *x } else { &mut *o };
+        let reply: MoveReply = match seat.think(&request, rng, cancel) {
+            Ok(reply) => reply,
+            Err(NoMove::Cancelled) => return Err(Cancelled),
+            Err(NoMove::Fault(fault)) => break Ending::Fault(side, fault),
+        };
+        if let Some(previous) = last_answer {
+            record.overhead += reply.requested.saturating_duration_since(previous);
+            record.overhead_count += 1;
+        }
+        last_answer = Some(reply.answered);
+        let elapsed = reply.answered.saturating_duration_since(reply.requested);
+        let elapsed_ms = elapsed.as_millis() as i64;
+        let margin_ms = rules.margin.as_millis() as i64;
+        if let Some(allowed) = allowed_ms
+            && elapsed_ms > allowed + margin_ms
+        {
+            break Ending::Fault(
+                side,
+                Fault::TimeForfeit {
+                    overrun_ms: (elapsed_ms - allowed) as u64,
+                },
+            );
+        }
+        let clock_after =
+            clock.map(|c| c - elapsed_ms + limit.clock.map_or(0, |tc| tc.increment_ms as i64));
+        clocks[side.index()] = clock_after;
+        let geometry = tables.geometry;
+        let Some(text) = reply.square else {
+            break Ending::Fault(
+                side,
+                Fault::IllegalMove {
+                    text: "(none)".into(),
+                    why: "no move, but the game is not over".into(),
+                },
+            );
+        };
+        let Some(square) = geometry.square(text.file, text.rank) else {
+            break Ending::Fault(
+                side,
+                Fault::IllegalMove {
+                    text: text.to_string(),
+                    why: format!("off the {}x{} board", geometry.columns(), geometry.rows()),
+                },
+            );
+        };
+        match position.play(square) {
+            Ok(()) => {}
+            Err(error @ (MoveError::Occupied | MoveError::GameOver(_))) => {
+                break Ending::Fault(
+                    side,
+                    Fault::IllegalMove {
+                        text: text.to_string(),
+                        why: error.to_string(),
+                    },
+                );
+            }
+        }
+        game_moves.push(square);
+        record.moves.push(MoveRecord {
+            square,
+            side,
+            info: reply.info,
+            elapsed,
+            clock_ms: clock_after,
+        });
+    };
+    Ok(record)
+}
+
+/// The `go` command for the side to move: its own limits, and every clock in play.
+fn go_command(limits: &[Limit; 2], clocks: &[Option<i64>; 2], limit: Limit) -> String {
+    let mut go = String::from("go");
+    if let Some(depth) = limit.depth {
+        go.push_str(&format!(" depth {depth}"));
+    }
+    if let Some(nodes) = limit.nodes {
+        go.push_str(&format!(" nodes {nodes}"));
+    }
+    if let Some(ms) = limit.movetime_ms {
+        go.push_str(&format!(" movetime {ms}"));
+    }
+    for (side, (time, inc)) in [("wtime", "winc"), ("btime", "binc")]
+        .into_iter()
+        .enumerate()
+    {
+        if let (Some(remaining), Some(tc)) = (clocks[side], limits[side].clock) {
+            go.push_str(&format!(
+                " {time} {} {inc} {}",
+                remaining.max(0),
+                tc.increment_ms
+            ));
+        }
+    }
+    go
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::args::TimeControl;
+
+    #[test]
+    fn go_commands() {
+        let depth = Limit {
+            depth: Some(4),
+            ..Limit::default()
+        };
+        assert_eq!(
+            go_command(&[depth, depth], &[None, None], depth),
+            "go depth 4"
+        );
+        let tc = Limit {
+            clock: Some(TimeControl {
+                base_ms: 1000,
+                increment_ms: 10,
+            }),
+            ..Limit::default()
+        };
+        assert_eq!(
+            go_command(&[tc, tc], &[Some(900), Some(-5)], tc),
+            "go wtime 900 winc 10 btime 0 binc 10"
+        );
+        assert_eq!(
+            go_command(&[depth, tc], &[None, Some(800)], depth),
+            "go depth 4 btime 800 binc 10"
+        );
+        let all = Limit {
+            depth: Some(3),
+            nodes: Some(100),
+            movetime_ms: Some(50),
+            clock: None,
+        };
+        assert_eq!(
+            go_command(&[all, all], &[None, None], all),
+            "go depth 3 nodes 100 movetime 50"
+        );
+    }
+}

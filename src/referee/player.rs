@@ -1,0 +1,407 @@
+//! A seat at the board: an engine process (restarted when it fails) or the random player,
+//! asked for one move at a time under the referee's deadlines.
+
+use super::args::{PlayerKind, PlayerSpec};
+use super::engine::{Cancel, EngineProcess, Failure, StartError};
+use crate::protocol::{EngineInfo, EngineReply, SquareText, parse_reply};
+use crate::rules::{Geometry, Position};
+use rand::Rng;
+use rand::rngs::StdRng;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The shortest wait for an engine's `uciok`, whatever `--timeout` says.
+pub const START_TIMEOUT_FLOOR: Duration = Duration::from_secs(5);
+
+/// How long an engine gets to quit at the end of a match before it is killed.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+
+/// Something a player did wrong; the player at fault loses the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A move that cannot be played here.
+    IllegalMove {
+        /// The move as the engine wrote it.
+        text: String,
+        /// Why it cannot be played.
+        why: String,
+    },
+    /// A `bestmove` line that does not parse.
+    Unparsable {
+        /// The line, as an excerpt.
+        line: String,
+        /// What is wrong with it.
+        error: String,
+    },
+    /// The move came too late.
+    TimeForfeit {
+        /// By how much, in ms.
+        overrun_ms: u64,
+    },
+    /// The engine process exited.
+    Crash {
+        /// The exit status, and the end of its stderr if any.
+        detail: String,
+    },
+    /// The engine closed its output (or input) but kept running.
+    Disconnect,
+    /// No answer at all within the limit and the tolerance.
+    Stall {
+        /// What was waited for: `readyok` or `bestmove`.
+        waiting_for: &'static str,
+        /// How long, in ms.
+        waited_ms: u64,
+    },
+}
+
+impl Fault {
+    /// The kind of fault, as reports count it.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Fault::IllegalMove { .. } => "illegal move",
+            Fault::Unparsable { .. } => "unparsable move",
+            Fault::TimeForfeit { .. } => "time forfeit",
+            Fault::Crash { .. } => "crash",
+            Fault::Disconnect => "disconnect",
+            Fault::Stall { .. } => "stall",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::IllegalMove { text, why } => write!(f, "illegal move {text} ({why})"),
+            Fault::Unparsable { line, error } => {
+                write!(f, "unparsable move '{line}' ({error})")
+            }
+            Fault::TimeForfeit { overrun_ms } => {
+                write!(f, "time forfeit ({overrun_ms} ms over)")
+            }
+            Fault::Crash { detail } => write!(f, "crash ({detail})"),
+            Fault::Disconnect => f.write_str("disconnect (closed its output but kept running)"),
+            Fault::Stall {
+                waiting_for,
+                waited_ms,
+            } => write!(f, "stall (no {waiting_for} within {waited_ms} ms)"),
+        }
+    }
+}
+
+/// The move of a match was called off ([`Cancel`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled;
+
+/// Why no move came back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoMove {
+    /// The player is at fault.
+    Fault(Fault),
+    /// The match was called off.
+    Cancelled,
+}
+
+impl From<Fault> for NoMove {
+    fn from(fault: Fault) -> NoMove {
+        NoMove::Fault(fault)
+    }
+}
+
+/// What a move request needs.
+pub struct MoveRequest<'a> {
+    /// The `position ...` command.
+    pub position_command: &'a str,
+    /// The `go ...` command.
+    pub go_command: &'a str,
+    /// The position (for the random player).
+    pub position: &'a Position,
+    /// The time allowed for this move, if it is timed.
+    pub allowed: Option<Duration>,
+    /// Lateness forgiven before a time forfeit.
+    pub margin: Duration,
+    /// How long to wait beyond that (or at all, untimed) before calling a stall.
+    pub timeout: Duration,
+}
+
+/// A move as a player gave it, not yet checked.
+#[derive(Clone, Debug)]
+pub struct MoveReply {
+    /// The square, or `None` for `bestmove (none)`.
+    pub square: Option<SquareText>,
+    /// The last `info` line with a depth or score before it.
+    pub info: Option<EngineInfo>,
+    /// When the request went out.
+    pub requested: Instant,
+    /// When the answer arrived.
+    pub answered: Instant,
+}
+
+/// One of the two players of a match, as one worker holds it.
+pub struct Seat {
+    spec: PlayerSpec,
+    /// The name in reports.
+    pub name: String,
+    engine: Option<EngineProcess>,
+    log: Option<PathBuf>,
+    /// How many times the engine was started.
+    pub starts: usize,
+}
+
+impl Seat {
+    /// A seat for `spec`; engines log to `log` if given. Nothing is started yet.
+    pub fn new(spec: &PlayerSpec, name: String, log: Option<PathBuf>) -> Seat {
+        Seat {
+            spec: spec.clone(),
+            name,
+            engine: None,
+            log,
+            starts: 0,
+        }
+    }
+
+    /// The player's specification.
+    pub fn spec(&self) -> &PlayerSpec {
+        &self.spec
+    }
+
+    /// The running engine, if any.
+    pub fn engine(&self) -> Option<&EngineProcess> {
+        self.engine.as_ref()
+    }
+
+    /// Starts the engine (handshake and options); nothing to do for the random player.
+    ///
+    /// # Errors
+    ///
+    /// [`StartError`] if the engine cannot be started.
+    pub fn start(&mut self, timeout: Duration, cancel: &Cancel) -> Result<(), StartError> {
+        let PlayerKind::Engine { command, options } = &self.spec.kind else {
+            return Ok(());
+        };
+        self.engine = None;
+        // Starting is given a floor of its own: a short stall tolerance is no reason to give
+        // up on a program that is slow to load (or on a busy machine).
+        let handshake = timeout.max(START_TIMEOUT_FLOOR);
+        let mut engine = EngineProcess::start(command, self.log.as_deref(), handshake, cancel)?;
+        self.starts += 1;
+        for (name, value) in options {
+            if !engine
+                .option_names
+                .iter()
+                .any(|known| known.eq_ignore_ascii_case(name))
+            {
+                log::warn!(
+                    "engine '{}' did not list an option '{name}'; sending it anyway",
+                    self.name
+                );
+            }
+            let line = match value {
+                Some(value) => format!("setoption name {name} value {value}"),
+                None => format!("setoption name {name}"),
+            };
+            // A failure here shows up at the next command, as a crash of that game.
+            if engine.send(&line).is_err() {
+                break;
+            }
+        }
+        self.engine = Some(engine);
+        Ok(())
+    }
+
+    /// Prepares a new game: restarts a failed engine, sends `newgame` and waits for
+    /// `readyok`.
+    ///
+    /// # Errors
+    ///
+    /// The fault that loses the game (a restart that fails counts as a crash).
+    pub fn new_game(
+        &mut self,
+        geometry: Geometry,
+        timeout: Duration,
+        cancel: &Cancel,
+    ) -> Result<(), NoMove> {
+        if !matches!(self.spec.kind, PlayerKind::Engine { .. }) {
+            return Ok(());
+        }
+        if self.engine.as_ref().is_none_or(EngineProcess::has_failed) {
+            self.start(timeout, cancel).map_err(|e| {
+                if cancel.is_set() {
+                    NoMove::Cancelled
+                } else {
+                    NoMove::Fault(Fault::Crash {
+                        detail: format!("could not be restarted: {e}"),
+                    })
+                }
+            })?;
+        }
+        let Some(engine) = self.engine.as_mut() else {
+            return Err(NoMove::Cancelled);
+        };
+        let newgame = format!(
+            "newgame {} {} {}",
+            geometry.columns(),
+            geometry.rows(),
+            geometry.k()
+        );
+        let sent = engine
+            .drain()
+            .and_then(|()| engine.send_all(&[&newgame, "isready"]));
+        let since = Instant::now();
+        if let Err(failure) = sent {
+            return Err(failure_to_fault(engine, failure, "readyok", since));
+        }
+        let deadline = since + timeout;
+        loop {
+            match engine.recv(deadline, cancel) {
+                Ok((line, _)) => {
+                    if parse_reply(&line) == Ok(Some(EngineReply::ReadyOk)) {
+                        return Ok(());
+                    }
+                }
+                Err(failure) => return Err(failure_to_fault(engine, failure, "readyok", since)),
+            }
+        }
+    }
+
+    /// Asks for a move.
+    ///
+    /// # Errors
+    ///
+    /// The fault, if the player fails to answer properly (a late answer is not a fault here:
+    /// the caller checks the time), or [`NoMove::Cancelled`].
+    pub fn think(
+        &mut self,
+        request: &MoveRequest<'_>,
+        rng: &mut StdRng,
+        cancel: &Cancel,
+    ) -> Result<MoveReply, NoMove> {
+        let is_engine = matches!(self.spec.kind, PlayerKind::Engine { .. });
+        let Some(engine) = self.engine.as_mut() else {
+            if is_engine {
+                // Never reached in a match (games start with `new_game`, which starts the
+                // engine), but an engine seat must never fall back to random moves.
+                return Err(NoMove::Fault(Fault::Crash {
+                    detail: "the engine is not running".into(),
+                }));
+            }
+            let now = Instant::now();
+            let empty: Vec<usize> = request.position.empty().iter().collect();
+            let geometry = request.position.geometry();
+            let square = (!empty.is_empty()).then(|| {
+                let square = empty[rng.random_range(0..empty.len())];
+                SquareText {
+                    file: geometry.file(square) as u32,
+                    rank: geometry.rank(square) as u32,
+                }
+            });
+            return Ok(MoveReply {
+                square,
+                info: None,
+                requested: now,
+                answered: Instant::now(),
+            });
+        };
+        let sent = engine
+            .drain()
+            .and_then(|()| engine.send_all(&[request.position_command, request.go_command]));
+        let requested = Instant::now();
+        if let Err(failure) = sent {
+            return Err(failure_to_fault(engine, failure, "bestmove", requested));
+        }
+        let forfeit_at = request.allowed.map(|a| requested + a + request.margin);
+        let stall_at = forfeit_at.unwrap_or(requested) + request.timeout;
+        let mut stop_sent = false;
+        let mut info = None;
+        loop {
+            let deadline = match forfeit_at {
+                Some(at) if !stop_sent => at,
+                _ => stall_at,
+            };
+            match engine.recv(deadline, cancel) {
+                Ok((line, answered)) => match parse_reply(&line) {
+                    Ok(Some(EngineReply::BestMove(square))) => {
+                        return Ok(MoveReply {
+                            square,
+                            info,
+                            requested,
+                            answered,
+                        });
+                    }
+                    Ok(Some(EngineReply::Info(i))) if i.depth.is_some() || i.score.is_some() => {
+                        info = Some(i);
+                    }
+                    Err(error) if line.split_whitespace().next() == Some("bestmove") => {
+                        return Err(NoMove::Fault(Fault::Unparsable {
+                            line: excerpt(&line),
+                            error: error.to_string(),
+                        }));
+                    }
+                    // Anything else (other replies, `info string`, unknown lines) is ignored,
+                    // as UCI asks of GUIs.
+                    _ => {}
+                },
+                Err(Failure::Timeout(_)) if deadline < stall_at => {
+                    // Out of time: the move is lost on time anyway, but a `bestmove` after
+                    // `stop` keeps the engine in step for the next game.
+                    stop_sent = true;
+                    if let Err(failure) = engine.send("stop") {
+                        return Err(failure_to_fault(engine, failure, "bestmove", requested));
+                    }
+                }
+                Err(failure) => {
+                    return Err(failure_to_fault(engine, failure, "bestmove", requested));
+                }
+            }
+        }
+    }
+
+    /// Quits (or, if `now`, kills) the engine and waits for it.
+    pub fn shutdown(&mut self, now: bool) {
+        if let Some(engine) = self.engine.take() {
+            if now {
+                drop(engine);
+            } else {
+                engine.quit(QUIT_GRACE);
+            }
+        }
+    }
+}
+
+/// The fault a failed wait amounts to; a stalled engine is killed here.
+fn failure_to_fault(
+    engine: &mut EngineProcess,
+    failure: Failure,
+    waiting_for: &'static str,
+    since: Instant,
+) -> NoMove {
+    match failure {
+        Failure::Cancelled => NoMove::Cancelled,
+        Failure::Timeout(_) => {
+            let waited = since.elapsed();
+            engine.fail(Failure::Timeout(waited));
+            NoMove::Fault(Fault::Stall {
+                waiting_for,
+                waited_ms: waited.as_millis() as u64,
+            })
+        }
+        Failure::Disconnected => NoMove::Fault(Fault::Disconnect),
+        Failure::Exited(status) => {
+            let stderr = engine.stderr_tail();
+            let detail = match stderr.last() {
+                Some(last) => format!("{status}; stderr: {}", excerpt(last)),
+                None => status,
+            };
+            NoMove::Fault(Fault::Crash { detail })
+        }
+    }
+}
+
+/// At most 60 characters of engine output, control characters escaped.
+fn excerpt(text: &str) -> String {
+    let mut out: String = text.chars().take(60).flat_map(char::escape_debug).collect();
+    if text.chars().count() > 60 {
+        out.push_str("...");
+    }
+    out
+}

@@ -1,0 +1,688 @@
+//! `kinrow match` against real processes: the engine binary against itself and against the
+//! random player, the records, seeds, the SPRT stop, exit statuses, and no process left
+//! behind, also after Ctrl-C.
+
+mod common;
+
+use common::referee::{
+    children, exists, fake_engine, kinrow, pids_in, read_jsonl, read_sgf, run, scratch, wait_gone,
+};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn engine(extra: &str) -> String {
+    format!("cmd={} name=kinrow {extra}", kinrow())
+}
+
+#[test]
+fn the_engine_never_loses_to_random_on_3x3_and_5x5() {
+    let dir = scratch("never-loses");
+    for (board, depth, games) in [("3x3", "9", "60"), ("5x5", "4", "40")] {
+        let jsonl = dir.join(format!("{board}.jsonl"));
+        let r = run(
+            &[
+                "match",
+                "--engine",
+                &engine(""),
+                "--engine",
+                "random",
+                "--board",
+                board,
+                "--depth",
+                depth,
+                "--games",
+                games,
+                "--concurrency",
+                "2",
+                "--seed",
+                "1",
+                "--jsonl",
+                jsonl.to_str().unwrap(),
+            ],
+            LIMIT,
+        );
+        assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+        let games_played = read_jsonl(&jsonl);
+        assert_eq!(games_played.len(), games.parse::<usize>().unwrap());
+        for g in &games_played {
+            let engine_colour = if g.x == "kinrow" { "x" } else { "o" };
+            assert!(
+                g.winner == engine_colour || g.winner == "None",
+                "{board}: the engine lost game {}: {g:?}",
+                g.game
+            );
+            assert_eq!(g.at_fault, "-", "{g:?}");
+            // Colours alternate, game by game.
+            assert_eq!(engine_colour == "x", g.game % 2 == 1, "{g:?}");
+        }
+        assert!(
+            r.stdout.contains("  random: 0 wins"),
+            "{board}: {}",
+            r.stdout
+        );
+        assert!(r.stdout.contains("match completed"), "{}", r.stdout);
+        // One progress line per game, in order.
+        for n in 1..=games_played.len() {
+            assert!(
+                r.stdout.contains(&format!("game {n}/{games}: ")),
+                "no line for game {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn self_play_on_3x3_is_always_a_draw() {
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            &engine("name=a"),
+            "--engine",
+            &engine("name=b"),
+            "--depth",
+            "9",
+            "--games",
+            "20",
+            "--seed",
+            "2",
+        ],
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("  a: 0 wins, 20 draws, 0 losses, score 50.0%"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for a): [0, 0, 10, 0, 0]"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn records_are_valid_json_lines_and_sgf() {
+    let dir = scratch("records");
+    let (jsonl, sgf, logs) = (
+        dir.join("games.jsonl"),
+        dir.join("games.sgf"),
+        dir.join("logs"),
+    );
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            &engine(""),
+            "--engine",
+            "random",
+            "--board",
+            "5x4k4",
+            "--depth",
+            "3",
+            "--games",
+            "6",
+            "--openings",
+            "random=2",
+            "--seed",
+            "9",
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+            "--sgf",
+            sgf.to_str().unwrap(),
+            "--logs",
+            logs.to_str().unwrap(),
+        ],
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    // The engine's log holds the whole conversation.
+    let log = std::fs::read_dir(&logs)
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect::<String>();
+    for line in [
+        "> uci\n",
+        "< uciok\n",
+        "> newgame 5 4 4\n",
+        "> go depth 3\n",
+        "< bestmove ",
+    ] {
+        assert!(log.contains(line), "no {line:?} in the log:\n{log}");
+    }
+    let games = read_jsonl(&jsonl);
+    assert_eq!(games.len(), 6);
+    for pair in games.chunks(2) {
+        // Each opening is played once with each colour.
+        assert_eq!(pair[0].opening, pair[1].opening);
+        assert!(pair[0].opening.starts_with("startpos moves "), "{pair:?}");
+        assert_eq!(
+            (pair[0].x.as_str(), pair[1].o.as_str()),
+            ("kinrow", "kinrow")
+        );
+    }
+    for g in &games {
+        // Two opening plies, so x makes the game's first move; every engine move carries
+        // its depth and score, and random moves carry none.
+        let engine_is_x = g.x == "kinrow";
+        for (ply, report) in g.reports.iter().enumerate() {
+            let engine_moved = (ply % 2 == 0) == engine_is_x;
+            assert_eq!(report != "-", engine_moved, "ply {}: {g:?}", ply + 1);
+        }
+    }
+    let text = std::fs::read_to_string(&sgf).unwrap();
+    let trees = read_sgf(&text);
+    assert_eq!(trees.len(), 6);
+    for (tree, g) in trees.iter().zip(&games) {
+        let root = &tree[0];
+        let prop = |id: &str| {
+            root.iter()
+                .find(|(k, _)| k == id)
+                .map(|(_, v)| v[0].clone())
+                .unwrap_or_else(|| panic!("no {id} in {root:?}"))
+        };
+        assert_eq!(prop("FF"), "4");
+        assert_eq!(prop("GM"), "4");
+        assert_eq!(prop("SZ"), "5:4");
+        assert_eq!(prop("PB"), g.x);
+        assert_eq!(prop("PW"), g.o);
+        let re = prop("RE");
+        match g.result.as_str() {
+            "1-0" => assert!(re.starts_with("B+"), "{re}"),
+            "0-1" => assert!(re.starts_with("W+"), "{re}"),
+            _ => assert_eq!(re, "0"),
+        }
+        // The moves: the opening's, then the game's, Black (x) first, alternating, and at
+        // the same points as the JSON record (SGF rows count from the top).
+        let opening: Vec<&str> = g.opening.split_whitespace().skip(2).collect();
+        let expected: Vec<String> = opening
+            .iter()
+            .map(|s| s.to_string())
+            .chain(g.moves.iter().cloned())
+            .collect();
+        let played: Vec<(String, String)> = tree[1..]
+            .iter()
+            .map(|node| {
+                let (colour, values) = node
+                    .iter()
+                    .find(|(k, _)| k == "B" || k == "W")
+                    .expect("a move node");
+                (colour.clone(), values[0].clone())
+            })
+            .collect();
+        assert_eq!(played.len(), expected.len(), "{g:?}");
+        for (i, ((colour, point), square)) in played.iter().zip(&expected).enumerate() {
+            assert_eq!(colour, if i % 2 == 0 { "B" } else { "W" });
+            let mut p = point.chars();
+            let (column, row) = (p.next().unwrap(), p.next().unwrap());
+            let rank = 4 - (row as u8 - b'a');
+            assert_eq!(&format!("{column}{rank}"), square, "{g:?}");
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_games() {
+    let dir = scratch("seeds");
+    let play = |seed: &str, name: &str| {
+        let jsonl = dir.join(name);
+        let r = run(
+            &[
+                "match",
+                "--engine",
+                &engine("option.Seed=5"),
+                "--engine",
+                "random",
+                "--board",
+                "4x4k3",
+                "--depth",
+                "4",
+                "--games",
+                "12",
+                "--concurrency",
+                "2",
+                "--openings",
+                "random=1",
+                "--seed",
+                seed,
+                "--jsonl",
+                jsonl.to_str().unwrap(),
+            ],
+            LIMIT,
+        );
+        assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+        read_jsonl(&jsonl)
+            .into_iter()
+            .map(|g| (g.opening, g.moves, g.result, g.reports))
+            .collect::<Vec<_>>()
+    };
+    let first = play("21", "a.jsonl");
+    assert_eq!(first, play("21", "b.jsonl"));
+    assert_ne!(first, play("22", "c.jsonl"));
+}
+
+#[test]
+fn an_sprt_stops_a_decided_match() {
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            &engine(""),
+            "--engine",
+            "random",
+            "--depth",
+            "9",
+            "--games",
+            "2000",
+            "--sprt",
+            "0",
+            "50",
+            "0.05",
+            "0.05",
+            "--seed",
+            "4",
+        ],
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("match stopped by the SPRT after "),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("H1 accepted: kinrow is stronger by at least 50 nElo"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("game 2000/2000"), "{}", r.stdout);
+}
+
+#[test]
+fn clocks_are_kept_and_passed_to_the_engine() {
+    let dir = scratch("clock");
+    let jsonl = dir.join("games.jsonl");
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            &engine(""),
+            "--engine",
+            "random",
+            "--board",
+            "5x5",
+            "--tc",
+            "2+0.05",
+            "--games",
+            "2",
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+        ],
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("tc 2+0.05"), "{}", r.stdout);
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    assert!(text.contains("\"clock_ms\":"), "{text}");
+    for g in read_jsonl(&jsonl) {
+        assert_ne!(g.reason, "time forfeit", "{g:?}");
+    }
+}
+
+#[test]
+fn exit_statuses_and_messages() {
+    let r = run(&["match", "--help"], LIMIT);
+    assert_eq!(r.code, Some(0));
+    for flag in [
+        "--engine",
+        "cmd=",
+        "arg=",
+        "name=",
+        "option.",
+        "--depth",
+        "--nodes",
+        "--movetime",
+        "--tc",
+        "--time-margin",
+        "--timeout",
+        "--board",
+        "--games",
+        "--openings",
+        "--no-adjudication",
+        "--concurrency",
+        "--seed",
+        "--sprt",
+        "--sprt-model",
+        "--jsonl",
+        "--sgf",
+        "--logs",
+    ] {
+        assert!(r.stdout.contains(flag), "--help does not explain {flag}");
+    }
+
+    let r = run(&["match", "--engine", "random", "--games", "x"], LIMIT);
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr
+            .contains("kinrow match: --games: expected a whole number above 0, got 'x'"),
+        "{}",
+        r.stderr
+    );
+
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            "cmd=/no/such/engine",
+            "--engine",
+            "random",
+            "--depth",
+            "1",
+        ],
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr.contains("cannot start engine '/no/such/engine': "),
+        "{}",
+        r.stderr
+    );
+
+    let nouci = format!("cmd={} nouci", fake_engine());
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            &nouci,
+            "--engine",
+            "random",
+            "--depth",
+            "1",
+            "--timeout",
+            "300",
+        ],
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr
+            .contains("nouci' did not answer 'uci' with 'uciok': no answer within"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn no_engine_process_is_left_behind() {
+    let dir = scratch("reaped");
+    let pidfile = dir.join("pids");
+    let spec = |mode: &str| format!("cmd={} {mode} pidfile={}", fake_engine(), pidfile.display());
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            &spec("crash=2"),
+            "--engine",
+            &spec("hang"),
+            "--depth",
+            "1",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--timeout",
+            "1000",
+        ],
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    let pids = pids_in(&pidfile);
+    // Two of each at the start, and a restart after every crash or stall but the last.
+    assert!(pids.len() >= 6, "{pids:?}\n{}", r.stdout);
+    let left = wait_gone(&pids, Duration::from_secs(2));
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+/// Starts a long match, waits until its engines run, interrupts it with `signal` sent to the
+/// referee alone or to its whole process group, and checks that it reports, exits 130 and
+/// leaves no process behind (the hanging engine ignores end of input).
+fn interrupt_match(to_group: bool) {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch(if to_group { "ctrl-c-group" } else { "ctrl-c" });
+    let pidfile = dir.join("pids");
+    let hang = format!("cmd={} hang pidfile={}", fake_engine(), pidfile.display());
+    let mut command = Command::new(kinrow());
+    command
+        .args([
+            "match",
+            "--engine",
+            &engine("movetime=20"),
+            "--engine",
+            &hang,
+            "--board",
+            "7x7",
+            "--depth",
+            "2",
+            "--games",
+            "100",
+            "--concurrency",
+            "2",
+            "--timeout",
+            "60000",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if to_group {
+        command.process_group(0);
+    }
+    let mut child = command.spawn().expect("kinrow starts");
+    let referee = child.id();
+    let start = Instant::now();
+    let engines = loop {
+        let kids = children(referee);
+        if kids.len() >= 4 && pids_in(&pidfile).len() >= 2 {
+            break kids;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "engines did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Let the games begin: the hanging engine is then inside `go`.
+    std::thread::sleep(Duration::from_millis(300));
+    let target = if to_group {
+        format!("-{referee}")
+    } else {
+        referee.to_string()
+    };
+    let status = Command::new("kill")
+        .args(["-INT", "--", &target])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let exit = loop {
+        if let Some(exit) = child.try_wait().expect("wait") {
+            break exit;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the referee did not exit after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut stdout = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        let _ = std::io::Read::read_to_string(&mut out, &mut stdout);
+    }
+    assert_eq!(exit.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("match interrupted after"), "{stdout}");
+    // The referee has exited and been reaped; its engines must be gone too, not zombies
+    // waiting for a pid 1 that may never reap them.
+    let left = wait_gone(&engines, Duration::from_secs(2));
+    assert!(left.is_empty(), "engines left behind: {left:?}");
+    assert!(!exists(referee));
+    // Interrupted games are not scored as crashes of the engines that the signal killed.
+    assert!(!stdout.contains("crash"), "{stdout}");
+}
+
+#[test]
+fn ctrl_c_kills_and_reaps_every_engine() {
+    interrupt_match(false);
+}
+
+#[test]
+fn ctrl_c_in_a_terminal_reaches_the_whole_group_and_still_reaps() {
+    interrupt_match(true);
+}
+
+/// The figures of the README: 1,000 games of tic-tac-toe at depth 9 between two engine
+/// processes, two at a time (all draws), and 1,000 games against the random player on 5x5
+/// (never lost). Run with `cargo test --release --test referee -- --ignored --nocapture`.
+#[test]
+#[ignore = "a minute of matches; run by hand for the README's figures"]
+fn thousand_game_matches() {
+    let start = Instant::now();
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            &engine("name=a"),
+            "--engine",
+            &engine("name=b"),
+            "--games",
+            "1000",
+            "--depth",
+            "9",
+            "--concurrency",
+            "2",
+            "--seed",
+            "1",
+        ],
+        Duration::from_secs(600),
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("  a: 0 wins, 1000 draws, 0 losses"),
+        "{}",
+        r.stdout
+    );
+    println!(
+        "3x3 self-play, 1000 games: {:?}\n{}",
+        start.elapsed(),
+        r.stdout.lines().last().unwrap_or("")
+    );
+    let start = Instant::now();
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            &engine(""),
+            "--engine",
+            "random",
+            "--board",
+            "5x5",
+            "--games",
+            "1000",
+            "--depth",
+            "4",
+            "--concurrency",
+            "2",
+            "--seed",
+            "1",
+        ],
+        Duration::from_secs(600),
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("  random: 0 wins"), "{}", r.stdout);
+    println!(
+        "5x5 against random, 1000 games: {:?}\n{}",
+        start.elapsed(),
+        r.stdout.lines().last().unwrap_or("")
+    );
+}
+
+#[test]
+fn openings_from_a_file() {
+    let dir = scratch("book");
+    let book = dir.join("book.txt");
+    std::fs::write(
+        &book,
+        "# two openings, used in turn\nstartpos moves b2\n\nboard x2/3/3 o moves b2\n",
+    )
+    .unwrap();
+    let (jsonl, sgf) = (dir.join("games.jsonl"), dir.join("games.sgf"));
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            &engine(""),
+            "--engine",
+            "random",
+            "--depth",
+            "9",
+            "--games",
+            "6",
+            "--openings",
+            &format!("file={}", book.display()),
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+            "--sgf",
+            sgf.to_str().unwrap(),
+        ],
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    let openings: Vec<String> = read_jsonl(&jsonl).into_iter().map(|g| g.opening).collect();
+    assert_eq!(
+        openings,
+        [
+            "startpos moves b2",
+            "startpos moves b2",
+            "board x../.../... o moves b2",
+            "board x../.../... o moves b2",
+            "startpos moves b2",
+            "startpos moves b2",
+        ]
+    );
+    // A set-up opening becomes setup stones and the player to move.
+    let trees = read_sgf(&std::fs::read_to_string(&sgf).unwrap());
+    let root = &trees[2][0];
+    let values = |id: &str| root.iter().find(|(k, _)| k == id).map(|(_, v)| v.clone());
+    assert_eq!(values("AB"), Some(vec!["aa".to_string()]));
+    assert_eq!(values("AW"), Some(vec!["bb".to_string()]));
+    assert_eq!(values("PL"), Some(vec!["B".to_string()]));
+
+    std::fs::write(&book, "startpos moves b2\nstartpos moves b2 b2\n").unwrap();
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            "random",
+            "--engine",
+            "random",
+            "--openings",
+            &format!("file={}", book.display()),
+        ],
+        LIMIT,
+    );
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr.contains(&format!(
+            "{}:2: move 2 'b2' cannot be played: the square is already occupied",
+            book.display()
+        )),
+        "{}",
+        r.stderr
+    );
+}

@@ -1,0 +1,204 @@
+//! Deliberately broken engines (fixtures/fake_engines/fake_engine.py) against the random
+//! player: each fault gives the right outcome and reason, the faulty engine is restarted
+//! when it must be, and the match still finishes with correct totals.
+
+mod common;
+
+use common::referee::{fake_engine, pids_in, read_jsonl, run, scratch, wait_gone};
+use std::time::Duration;
+
+const GAMES: usize = 4;
+
+/// Plays `GAMES` games of the fake engine in `mode` (with `limit`) against the random player
+/// and checks that the fake engine lost every one of them by `reason`, with details
+/// containing `detail`; returns the games and the engine's process ids.
+fn faulty(
+    mode: &str,
+    limit: &str,
+    reason: &str,
+    detail: &str,
+) -> (Vec<common::referee::JsonGame>, Vec<u32>) {
+    let dir = scratch(&mode.replace(['=', ' '], "-"));
+    let (jsonl, pidfile) = (dir.join("games.jsonl"), dir.join("pids"));
+    let spec = format!(
+        "cmd={} {mode} pidfile={} name=fake {limit}",
+        fake_engine(),
+        pidfile.display()
+    );
+    let games = GAMES.to_string();
+    let r = run(
+        &[
+            "match",
+            "--engine",
+            &spec,
+            "--engine",
+            "random",
+            "--games",
+            &games,
+            "--seed",
+            "5",
+            "--timeout",
+            "1000",
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{mode}: {}{}", r.stdout, r.stderr);
+    let played = read_jsonl(&jsonl);
+    assert_eq!(played.len(), GAMES, "{mode}");
+    for g in &played {
+        let fake_colour = if g.x == "fake" { "x" } else { "o" };
+        assert_eq!(g.reason, reason, "{mode}: {g:?}");
+        assert_eq!(g.at_fault, fake_colour, "{mode}: {g:?}");
+        assert_ne!(g.winner, fake_colour, "{mode}: {g:?}");
+        assert!(g.detail.contains(detail), "{mode}: {g:?}");
+    }
+    assert!(
+        r.stdout.contains(&format!(
+            "  fake: 0 wins, 0 draws, {GAMES} losses, score 0.0%"
+        )),
+        "{mode}: {}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&format!(
+            "  random: {GAMES} wins, 0 draws, 0 losses, score 100.0%"
+        )),
+        "{mode}: {}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains(&format!("  faults of fake: {reason} {GAMES}")),
+        "{mode}: {}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for fake): [2, 0, 0, 0, 0]")
+    );
+    let pids = pids_in(&pidfile);
+    let left = wait_gone(&pids, Duration::from_secs(2));
+    assert!(left.is_empty(), "{mode}: processes left behind: {left:?}");
+    (played, pids)
+}
+
+/// The fake engine as x makes its first move at once, so how many moves it made before the
+/// fault shows in the record.
+fn fake_moves(g: &common::referee::JsonGame) -> usize {
+    let fake_is_x = g.x == "fake";
+    (0..g.plies).filter(|p| (p % 2 == 0) == fake_is_x).count()
+}
+
+#[test]
+fn a_crash_mid_game_loses_and_the_engine_is_restarted() {
+    let (games, pids) = faulty(
+        "crash=2",
+        "depth=1",
+        "crash",
+        "exit status 3; stderr: fake engine: crashing on purpose",
+    );
+    for g in &games {
+        assert_eq!(fake_moves(g), 2, "{g:?}");
+    }
+    // Started once, then again before every game after a crash.
+    assert_eq!(pids.len(), GAMES, "{pids:?}");
+}
+
+#[test]
+fn a_hang_is_a_stall_and_the_engine_is_killed_and_restarted() {
+    let (games, pids) = faulty("hang", "depth=1", "stall", "no bestmove within 1");
+    for g in &games {
+        assert_eq!(fake_moves(g), 0, "{g:?}");
+    }
+    assert_eq!(pids.len(), GAMES, "{pids:?}");
+}
+
+#[test]
+fn silence_after_go_is_a_stall() {
+    faulty("silent", "depth=1", "stall", "no bestmove within");
+}
+
+#[test]
+fn no_readyok_is_a_stall() {
+    let (games, _) = faulty("noready", "depth=1", "stall", "no readyok within");
+    for g in &games {
+        assert_eq!(g.plies, 0, "{g:?}");
+    }
+}
+
+#[test]
+fn a_move_off_the_board_is_illegal() {
+    let (games, pids) = faulty(
+        "illegal",
+        "depth=1",
+        "illegal move",
+        "illegal move z26 (off the 3x3 board)",
+    );
+    for g in &games {
+        assert_eq!(fake_moves(g), 0, "{g:?}");
+    }
+    // An illegal move is the engine's mistake, not a broken process: no restart.
+    assert_eq!(pids.len(), 1, "{pids:?}");
+}
+
+#[test]
+fn an_occupied_square_is_illegal() {
+    faulty(
+        "occupied",
+        "depth=1",
+        "illegal move",
+        "(the square is already occupied)",
+    );
+}
+
+#[test]
+fn garbage_is_an_unparsable_move() {
+    faulty(
+        "garbage",
+        "depth=1",
+        "unparsable move",
+        "unparsable move 'bestmove !!'",
+    );
+}
+
+#[test]
+fn no_move_while_the_game_goes_on_is_illegal() {
+    faulty(
+        "none",
+        "depth=1",
+        "illegal move",
+        "illegal move (none) (no move, but the game is not over)",
+    );
+}
+
+#[test]
+fn a_late_move_loses_on_time_with_the_overrun() {
+    let (games, _) = faulty("slow=250", "movetime=50", "time forfeit", "time forfeit (");
+    for g in &games {
+        // Late by 200 ms (250 - 50), give or take the scheduler; never forgiven.
+        let overrun: u64 = g
+            .detail
+            .split("time forfeit (")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no overrun in {g:?}"));
+        assert!((190..1000).contains(&overrun), "{g:?}");
+    }
+}
+
+#[test]
+fn an_exhausted_clock_loses_on_time() {
+    faulty("slow=150", "tc=0.1+0", "time forfeit", "ms over)");
+}
+
+#[test]
+fn closing_the_output_is_a_disconnect() {
+    let (games, pids) = faulty("disconnect=1", "depth=1", "disconnect", "closed its output");
+    for g in &games {
+        assert_eq!(fake_moves(g), 1, "{g:?}");
+    }
+    assert_eq!(pids.len(), GAMES, "{pids:?}");
+}
