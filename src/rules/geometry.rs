@@ -167,6 +167,10 @@ pub struct Tables {
     /// Distance of each cell from the nearest edge ring, 0 on the edge: a cheap centrality
     /// used for move ordering.
     pub ring: Vec<i32>,
+    /// For each cell, the cells at most two steps away in any direction (itself included).
+    pub near: Vec<Bits>,
+    /// The cell nearest the centre.
+    pub centre: Square,
 }
 
 impl Tables {
@@ -230,6 +234,22 @@ impl Tables {
             })
             .collect();
         let symmetries = symmetries(c, r);
+        let near = (0..cells as i32)
+            .map(|sq| {
+                let (f, rk) = (sq % c, sq / c);
+                let mut m = Bits::EMPTY;
+                for df in -2..=2 {
+                    for dr in -2..=2 {
+                        let (nf, nr) = (f + df, rk + dr);
+                        if nf >= 0 && nf < c && nr >= 0 && nr < r {
+                            m.insert((nr * c + nf) as Square);
+                        }
+                    }
+                }
+                m
+            })
+            .collect();
+        let centre = ((r / 2) * c + c / 2) as Square;
         Arc::new(Tables {
             geometry,
             line_masks,
@@ -241,6 +261,8 @@ impl Tables {
             all: Bits::first_n(cells),
             weights,
             ring,
+            near,
+            centre,
         })
     }
 

@@ -3,7 +3,7 @@
 use super::tt::Bound;
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, Searcher};
 use crate::eval::evaluate;
-use crate::rules::{Position, Square};
+use crate::rules::{Bits, Player, Position, Square};
 use std::time::Instant;
 
 /// How often (in nodes) the clock and the stop flag are looked at.
@@ -117,7 +117,15 @@ impl Searcher {
         moves.clear();
         match forced {
             Some(sq) => moves.push((0, sq)),
-            None => self.score_moves(pos, tt_move, ply, &mut moves),
+            None => {
+                let cands = candidates(pos);
+                if cands != pos.empty() {
+                    // Left-out moves make this node's value a guess, whatever it is.
+                    self.impure += 1;
+                    self.unsound += 1;
+                }
+                self.score_moves(pos, cands, tt_move, ply, &mut moves);
+            }
         }
         for i in 0..moves.len() {
             let sq = next_best(&mut moves, i);
@@ -195,6 +203,7 @@ impl Searcher {
     pub(super) fn score_moves(
         &self,
         pos: &Position,
+        cands: Bits,
         tt_move: Option<Square>,
         ply: usize,
         out: &mut Vec<(i64, Square)>,
@@ -202,7 +211,7 @@ impl Searcher {
         let tables = pos.tables();
         let us = pos.side_to_move().index();
         let killers = self.killers[ply];
-        for sq in pos.empty().iter() {
+        for sq in cands.iter() {
             let score = if Some(sq) == tt_move {
                 i64::MAX
             } else {
@@ -234,10 +243,33 @@ impl Searcher {
     /// The root's candidate moves in search order.
     pub(super) fn ordered_moves(&self, pos: &Position, tt_move: Option<Square>) -> Vec<Square> {
         let mut scored = Vec::new();
-        self.score_moves(pos, tt_move, 0, &mut scored);
+        self.score_moves(pos, candidates(pos), tt_move, 0, &mut scored);
         scored.sort_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
         scored.into_iter().map(|(_, sq)| sq).collect()
     }
+}
+
+/// Boards with more cells than this are searched near the stones only.
+pub(super) const FULL_WIDTH_CELLS: usize = 64;
+
+/// The moves the search considers: every empty square on boards up to
+/// [`FULL_WIDTH_CELLS`]; on larger ones, the empty squares at most two steps from a stone
+/// (from the centre on an empty board), where the play is.
+pub(super) fn candidates(pos: &Position) -> Bits {
+    let empty = pos.empty();
+    let tables = pos.tables();
+    if tables.geometry.cells() <= FULL_WIDTH_CELLS {
+        return empty;
+    }
+    let stones = pos.stones(Player::X).or(pos.stones(Player::O));
+    if stones.is_empty() {
+        return tables.near[tables.centre].and(empty);
+    }
+    let mut near = Bits::EMPTY;
+    for sq in stones.iter() {
+        near = near.or(tables.near[sq]);
+    }
+    near.and(empty)
 }
 
 /// Brings the best-scored of `moves[i..]` to position `i` and returns it. Picking one at a

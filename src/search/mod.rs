@@ -44,8 +44,13 @@ impl Value {
         !matches!(self, Value::Heuristic(_))
     }
 
-    fn from_score(score: i32, proven: bool) -> Value {
-        if score >= MATE_BOUND {
+    /// `proven`: no heuristic value was used; `sound`: no move was left out, so that a win or
+    /// loss found is one against every defence.
+    fn from_score(score: i32, proven: bool, sound: bool) -> Value {
+        if score.abs() >= MATE_BOUND && !sound {
+            // A forced line found among the likely moves only: very good (or bad), not proven.
+            Value::Heuristic(score.signum() * crate::eval::EVAL_LIMIT)
+        } else if score >= MATE_BOUND {
             Value::Win(((MATE - score + 1) / 2) as u32)
         } else if score <= -MATE_BOUND {
             Value::Loss(((MATE + score) / 2) as u32)
@@ -142,6 +147,9 @@ pub struct Searcher {
     /// Leaves whose value came from the heuristic (or from a heuristic table entry); a subtree
     /// searched without increasing it has a proven value.
     impure: u64,
+    /// Nodes where some legal moves were left out (large boards search near the stones only);
+    /// an iteration that increased it proves nothing, not even a win.
+    unsound: u64,
     seldepth: usize,
     aborted: bool,
     node_limit: u64,
@@ -165,6 +173,7 @@ impl Searcher {
             history: vec![[0; 2]; crate::rules::MAX_CELLS],
             nodes: 0,
             impure: 0,
+            unsound: 0,
             seldepth: 0,
             aborted: false,
             node_limit: u64::MAX,
@@ -210,6 +219,7 @@ impl Searcher {
         self.stop = Arc::clone(&control.stop);
         self.nodes = 0;
         self.impure = 0;
+        self.unsound = 0;
         self.aborted = false;
         self.settings = settings;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
@@ -249,6 +259,9 @@ impl Searcher {
         }
 
         let stabilizer = pos.stabilizer();
+        // On large boards the root moves are restricted like any node's: nothing found can
+        // then be a proof.
+        let root_restricted = alphabeta::candidates(&pos) != pos.empty();
         let candidates: Vec<Square> = {
             let blocks = pos.threats(us.other());
             if blocks.count() == 1 {
@@ -291,6 +304,7 @@ impl Searcher {
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let impure_before = self.impure;
+            let unsound_before = self.unsound;
             let mut best = -INF;
             let mut best_pv: Vec<Square> = Vec::new();
             for root in roots.iter_mut() {
@@ -349,7 +363,8 @@ impl Searcher {
                 self.table_pv(&mut pos, chosen, depth as usize)
             };
             let proven = self.impure == impure_before;
-            let value = Value::from_score(best, proven);
+            let sound = self.unsound == unsound_before && !root_restricted;
+            let value = Value::from_score(best, proven && sound, sound);
             result.best = Some(chosen);
             result.value = value;
             result.depth = depth;
