@@ -66,6 +66,15 @@ impl Searcher {
         }
         if horizon {
             self.impure += 1;
+            // On large boards a quick look for a forced win by fours sharpens the guess (the
+            // win is real, but need not be the fastest, so the value stays a guess).
+            if pos.geometry().cells() > FULL_WIDTH_CELLS
+                && forced.is_none()
+                && !hopeless
+                && let Some((n, _)) = self.vcf(pos, HORIZON_VCF_DEPTH, HORIZON_VCF_BUDGET)
+            {
+                return MATE - (ply as i32 + 2 * n as i32 - 1);
+            }
             let v = evaluate(pos, self.settings.eval);
             return if safe {
                 v.max(0)
@@ -248,6 +257,10 @@ impl Searcher {
         scored.into_iter().map(|(_, sq)| sq).collect()
     }
 }
+
+/// Attacking moves and tried moves of the forced-win look at the horizon.
+const HORIZON_VCF_DEPTH: u32 = 6;
+const HORIZON_VCF_BUDGET: u64 = 64;
 
 /// Boards with more cells than this are searched near the stones only.
 pub(super) const FULL_WIDTH_CELLS: usize = 64;

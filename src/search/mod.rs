@@ -4,6 +4,7 @@
 mod alphabeta;
 pub mod time;
 mod tt;
+mod vcf;
 
 pub use time::Clock;
 pub use tt::TableSizeError;
@@ -24,6 +25,10 @@ pub const MAX_PLY: usize = crate::rules::MAX_CELLS + 1;
 /// Scores at or beyond this (in absolute value) are proven wins or losses.
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 const INF: i32 = MATE + 1;
+
+/// Attacking moves and tried moves of the forced-win search at the root of a large board.
+const ROOT_VCF_DEPTH: u32 = 16;
+const ROOT_VCF_BUDGET: u64 = 20_000;
 
 /// A search value as the protocol reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,27 +240,26 @@ impl Searcher {
             };
         }
         let us = pos.side_to_move();
+        // Values the rules decide without a search.
         let wins = pos.threats(us);
         if !wins.is_empty() {
-            // A win on the move needs no search; any winning square is equally good.
+            // Any winning square is equally good.
             let moves: Vec<Square> = wins.iter().collect();
             let best = self.pick(&moves, settings, rng);
-            self.nodes = 1;
-            report(&Iteration {
-                depth: 1,
-                seldepth: 1,
-                value: Value::Win(1),
-                nodes: 1,
-                elapsed: start.elapsed(),
-                hashfull: self.table.hashfull(),
-                pv: vec![best],
-            });
-            return SearchResult {
-                best: Some(best),
-                value: Value::Win(1),
-                nodes: 1,
-                depth: 1,
-            };
+            return self.settled(best, Value::Win(1), 1, start, report);
+        }
+        let losses = pos.threats(us.other());
+        if losses.count() >= 2 {
+            // The opponent wins next move whatever we do; block one square all the same.
+            let moves: Vec<Square> = losses.iter().collect();
+            let best = self.pick(&moves, settings, rng);
+            return self.settled(best, Value::Loss(1), 2, start, report);
+        }
+        if pos.tables().geometry.cells() > alphabeta::FULL_WIDTH_CELLS
+            && let Some((n, first)) = self.vcf(&mut pos, ROOT_VCF_DEPTH, ROOT_VCF_BUDGET)
+        {
+            // A forced win by fours is a proof on any board: play it.
+            return self.settled(first, Value::Win(n), 2 * n - 1, start, report);
         }
 
         let stabilizer = pos.stabilizer();
@@ -386,6 +390,33 @@ impl Searcher {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// Reports a value found without searching the tree, as one iteration, and returns it.
+    fn settled(
+        &mut self,
+        best: Square,
+        value: Value,
+        depth: u32,
+        start: Instant,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        self.nodes = self.nodes.max(1);
+        report(&Iteration {
+            depth,
+            seldepth: depth,
+            value,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+            hashfull: self.table.hashfull(),
+            pv: vec![best],
+        });
+        SearchResult {
+            best: Some(best),
+            value,
+            nodes: self.nodes,
+            depth,
+        }
     }
 
     /// `first` followed by the best moves the table records, at most `max_len` moves.
