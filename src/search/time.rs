@@ -40,10 +40,11 @@ pub fn budget(clock: Clock, own_moves_left: u32) -> (Duration, Duration) {
     )
 }
 
-/// The hard deadline for `go movetime MS`: a little under the time allowed, so that the
-/// reply arrives within it.
+/// The hard deadline for `go movetime MS`: 15% under the time allowed (at most 50 ms under),
+/// so that the reply arrives within it even on a loaded machine, where a thread can wait
+/// tens of milliseconds to be scheduled.
 pub fn movetime_deadline(ms: u64) -> Duration {
-    let margin = (ms / 10).clamp(1, 25);
+    let margin = (ms * 15 / 100).clamp(1, 50);
     Duration::from_millis(ms.saturating_sub(margin).max(1))
 }
 
@@ -79,7 +80,7 @@ mod tests {
     #[test]
     fn movetime_margin() {
         assert_eq!(movetime_deadline(1), Duration::from_millis(1));
-        assert_eq!(movetime_deadline(100), Duration::from_millis(90));
-        assert_eq!(movetime_deadline(10_000), Duration::from_millis(9_975));
+        assert_eq!(movetime_deadline(100), Duration::from_millis(85));
+        assert_eq!(movetime_deadline(10_000), Duration::from_millis(9_950));
     }
 }
