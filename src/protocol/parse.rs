@@ -240,14 +240,30 @@ pub fn excerpt(text: &str) -> String {
             out.push_str("...");
             break;
         }
-        // Line and paragraph separators would split the message line in some terminals.
-        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+        // Line and paragraph separators would split the message line in some terminals, and
+        // invisible format characters (a byte order mark, zero-width spaces, direction marks)
+        // would make the quote look like something it is not: `'\u{feff}uci'` is not `'uci'`.
+        if c.is_control() || is_invisible(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
         }
     }
     out
+}
+
+/// Characters that take no room on screen, or reorder or split the text around them.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+    )
 }
 
 fn expected(command: &'static str, expected: &'static str, got: Option<&str>) -> ParseError {
@@ -1235,6 +1251,7 @@ mod tests {
             excerpt("a\tb\nc\u{1b}[0m\u{2028}"),
             "a\\tb\\nc\\u{1b}[0m\\u{2028}"
         );
+        assert_eq!(excerpt("\u{feff}uci\u{200b}"), "\\u{feff}uci\\u{200b}");
         assert_eq!(
             excerpt(&"\u{e9}".repeat(50)),
             format!("{}...", "\u{e9}".repeat(40))

@@ -147,7 +147,14 @@ impl<W: Write> Session<W> {
                 Flow::Continue
             }
         };
-        if self.broken { Flow::Quit } else { flow }
+        if self.broken {
+            // Nobody reads any more: end as on `quit`, which also stops a running job. Merely
+            // leaving the event loop would wait for that job, which under `go infinite`
+            // never ends by itself.
+            self.quit()
+        } else {
+            flow
+        }
     }
 
     fn handle_line(&mut self, line: &str) -> Flow {
