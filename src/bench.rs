@@ -6,7 +6,7 @@
 use crate::eval::EvalKind;
 use crate::rules::Square;
 use crate::rules::{Geometry, Position, Tables};
-use crate::search::{Control, Limits, Searcher, Settings, Value};
+use crate::search::{Control, Limits, SearchResult, Searcher, Settings, Value};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::sync::Arc;
@@ -82,20 +82,11 @@ pub fn run(stop: &Arc<AtomicBool>, each: &mut dyn FnMut(&BenchLine)) -> Option<B
         let pos = Position::from_moves(tables, &moves).ok()?;
         // Clearing leaves the table as good as new: stale entries never match.
         searcher.clear();
-        let control = Control {
-            stop: Arc::clone(stop),
-            start: Instant::now(),
-        };
         let limits = Limits {
             depth: Some(bp.depth),
             ..Limits::default()
         };
-        let settings = Settings {
-            eval: EvalKind::default(),
-            random_tie_break: false,
-        };
-        let mut rng = StdRng::seed_from_u64(1);
-        let result = searcher.search(&pos, &limits, settings, &control, &mut rng, &mut |_| {});
+        let (result, elapsed) = fixed_search(&mut searcher, &pos, &limits, stop);
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
@@ -103,7 +94,7 @@ pub fn run(stop: &Arc<AtomicBool>, each: &mut dyn FnMut(&BenchLine)) -> Option<B
         each(&BenchLine {
             position: bp,
             nodes: result.nodes,
-            elapsed: control.start.elapsed(),
+            elapsed,
         });
     }
     Some(BenchTotal {
@@ -151,29 +142,41 @@ pub fn solve_game(
 ) -> Option<SolveLine> {
     let pos = Position::new(Tables::new(geometry));
     let mut searcher = Searcher::new(SOLVE_HASH_MB).ok()?;
-    let control = Control {
-        stop: Arc::clone(stop),
-        start: Instant::now(),
-    };
     let limits = Limits {
         hard_time: Some(time_limit),
         soft_time: Some(time_limit),
         ..Limits::default()
     };
-    let settings = Settings {
-        eval: EvalKind::default(),
-        random_tie_break: false,
-    };
-    let mut rng = StdRng::seed_from_u64(1);
-    let result = searcher.search(&pos, &limits, settings, &control, &mut rng, &mut |_| {});
+    let (result, elapsed) = fixed_search(&mut searcher, &pos, &limits, stop);
     Some(SolveLine {
         geometry,
         value: result.value,
         best: result.best,
         depth: result.depth,
         nodes: result.nodes,
-        elapsed: control.start.elapsed(),
+        elapsed,
     })
+}
+
+/// A search that depends on nothing but its arguments: default evaluation, no random
+/// tie-breaks, a fixed seed. Returns the result and the time it took.
+fn fixed_search(
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    stop: &Arc<AtomicBool>,
+) -> (SearchResult, Duration) {
+    let control = Control {
+        stop: Arc::clone(stop),
+        start: Instant::now(),
+    };
+    let settings = Settings {
+        eval: EvalKind::default(),
+        random_tie_break: false,
+    };
+    let mut rng = StdRng::seed_from_u64(1);
+    let result = searcher.search(pos, limits, settings, &control, &mut rng, &mut |_| {});
+    (result, control.start.elapsed())
 }
 
 /// Solves every game of [`SOLVE_SET`], calling `each` after each; `None` if stopped.

@@ -3,10 +3,10 @@
 
 mod common;
 
-use common::oracle::{Oracle, WIN};
+use common::oracle::{Oracle, as_engine_value};
 use kinrow::eval::EvalKind;
 use kinrow::rules::{Geometry, Position, Tables};
-use kinrow::search::{Control, Limits, Searcher, Settings, Value};
+use kinrow::search::{Control, Limits, Searcher, Settings};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
@@ -23,17 +23,6 @@ fn cells_of(pos: &Position) -> Vec<u8> {
             Some(kinrow::rules::Player::O) => 2,
         })
         .collect()
-}
-
-/// The oracle's value in the engine's terms.
-fn expected(v: i32) -> Value {
-    if v > 0 {
-        Value::Win(((WIN - v + 1) / 2) as u32)
-    } else if v < 0 {
-        Value::Loss(((WIN + v) / 2) as u32)
-    } else {
-        Value::Draw
-    }
 }
 
 /// Searches `pos` to `depth` and checks score and move against the oracle.
@@ -63,7 +52,7 @@ fn check(
     let best = result.best.expect("a move in a position that is not over");
     assert_eq!(
         result.value,
-        expected(truth),
+        as_engine_value(truth),
         "score of {pos:?} (oracle {truth})"
     );
     let after = oracle.value_of_move(&mut cells, to_move, best);

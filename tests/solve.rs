@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::oracle::{Oracle, WIN};
+use common::oracle::{Oracle, as_engine_value};
 use kinrow::bench::solve_game;
 use kinrow::eval::EvalKind;
 use kinrow::rules::{Geometry, Position, Tables};
@@ -68,17 +68,6 @@ fn seven_by_seven_k5_is_a_draw() {
     assert_eq!(solved(7, 7, 5), Value::Draw);
 }
 
-/// The oracle's value in the engine's terms.
-fn expected(v: i32) -> Value {
-    if v > 0 {
-        Value::Win(((WIN - v + 1) / 2) as u32)
-    } else if v < 0 {
-        Value::Loss(((WIN + v) / 2) as u32)
-    } else {
-        Value::Draw
-    }
-}
-
 /// Checks `count` random (5,5,5) positions with `stones` stones against the oracle.
 fn sample_5x5x5(count: usize, stones: std::ops::RangeInclusive<usize>, seed: u64) {
     let tables = Tables::new(Geometry::new(5, 5, 5).unwrap());
@@ -122,7 +111,7 @@ fn sample_5x5x5(count: usize, stones: std::ops::RangeInclusive<usize>, seed: u64
             &mut rng,
             &mut |_| {},
         );
-        assert_eq!(r.value, expected(truth), "{pos:?}");
+        assert_eq!(r.value, as_engine_value(truth), "{pos:?}");
         let best = r.best.unwrap();
         assert_eq!(
             oracle.value_of_move(&mut cells, to_move, best),

@@ -248,3 +248,15 @@ impl Oracle {
         n
     }
 }
+
+/// The oracle's value (see [`WIN`]) in the engine's terms.
+pub fn as_engine_value(v: i32) -> kinrow::search::Value {
+    use kinrow::search::Value;
+    if v > 0 {
+        Value::Win(((WIN - v + 1) / 2) as u32)
+    } else if v < 0 {
+        Value::Loss(((WIN + v) / 2) as u32)
+    } else {
+        Value::Draw
+    }
+}
