@@ -118,8 +118,11 @@ pub const SOLVE_SET: &[(u32, u32, u32)] = &[
 /// How long `solve` gives one game before reporting it unproven.
 pub const SOLVE_TIME_LIMIT: Duration = Duration::from_secs(30);
 
-/// The table size `solve` uses, in MB.
-pub const SOLVE_HASH_MB: usize = 256;
+/// The table size `solve` uses, in MB: 1 MB for boards of up to 16 cells (their whole game
+/// tree fits, and a small table stays in the cache), 256 MB otherwise.
+pub fn solve_hash_mb(geometry: Geometry) -> usize {
+    if geometry.cells() <= 16 { 1 } else { 256 }
+}
 
 /// What solving one game found.
 #[derive(Clone, Debug)]
@@ -141,7 +144,7 @@ pub fn solve_game(
     time_limit: Duration,
 ) -> Option<SolveLine> {
     let pos = Position::new(Tables::new(geometry));
-    let mut searcher = Searcher::new(SOLVE_HASH_MB).ok()?;
+    let mut searcher = Searcher::new(solve_hash_mb(geometry)).ok()?;
     let limits = Limits {
         hard_time: Some(time_limit),
         soft_time: Some(time_limit),
