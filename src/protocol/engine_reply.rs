@@ -15,17 +15,13 @@
 //! ```
 
 use super::command::SquareText;
+use super::parse::{excerpt, move_square};
 use super::reply::Score;
 use nom::branch::alt;
-use nom::bytes::complete::tag;
-use nom::character::complete::{char, digit1, satisfy};
-use nom::combinator::{all_consuming, map, map_opt, opt, recognize, verify};
-use nom::sequence::preceded;
+use nom::character::complete::{char, digit1};
+use nom::combinator::{all_consuming, opt, recognize};
 use nom::{IResult, Parser};
 use std::fmt;
-
-/// How many characters of the input an error message echoes at most.
-const EXCERPT_CHARS: usize = 40;
 
 /// What an engine said, parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,49 +129,6 @@ impl fmt::Display for ReplyError {
 
 impl std::error::Error for ReplyError {}
 
-/// Cuts echoed input down to one short line, with control characters escaped.
-fn excerpt(text: &str) -> String {
-    let mut out = String::new();
-    for (index, c) in text.chars().enumerate() {
-        if index == EXCERPT_CHARS {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// `file = "a" | ... | "z"`, as an index from 0.
-fn file(input: &str) -> IResult<&str, u32> {
-    map(satisfy(|c| c.is_ascii_lowercase()), |c| {
-        u32::from(c) - u32::from('a')
-    })
-    .parse(input)
-}
-
-/// `rank = ("1" | ... | "9") digit*`, as an index from 0.
-fn rank(input: &str) -> IResult<&str, u32> {
-    map_opt(
-        verify(digit1, |digits: &str| !digits.starts_with('0')),
-        |digits: &str| digits.parse::<u32>().ok()?.checked_sub(1),
-    )
-    .parse(input)
-}
-
-/// `move = ["P@"] file rank`
-fn square(input: &str) -> IResult<&str, SquareText> {
-    preceded(
-        opt(tag("P@")),
-        map((file, rank), |(file, rank)| SquareText { file, rank }),
-    )
-    .parse(input)
-}
-
 /// `signed = ["-"] digit+`
 fn signed(input: &str) -> IResult<&str, &str> {
     recognize((opt(char('-')), digit1)).parse(input)
@@ -183,7 +136,8 @@ fn signed(input: &str) -> IResult<&str, &str> {
 
 /// A whole token as a square, if it is one.
 fn whole_square(token: &str) -> Option<SquareText> {
-    all_consuming(square)
+    // The same square syntax as in commands, drop form included.
+    all_consuming(move_square)
         .parse(token)
         .ok()
         .map(|(_, square)| square)

@@ -327,7 +327,7 @@ fn square(input: &str) -> IResult<&str, SquareText> {
 }
 
 /// `move = ["P@"] square` (the drop form is what cutechess sends for its placement variants)
-fn move_square(input: &str) -> IResult<&str, SquareText> {
+pub(super) fn move_square(input: &str) -> IResult<&str, SquareText> {
     preceded(opt(tag("P@")), square).parse(input)
 }
 
