@@ -7,10 +7,12 @@
 //! - [`protocol`]: command and reply types, nom parsers and formatting; no I/O;
 //! - [`session`]: the engine state machine, the only writer to stdout;
 //! - [`referee`]: `kinrow match`, games between engine processes and the random player;
-//! - [`play`]: `kinrow play`, a person at the terminal against the engine (or a person).
+//! - [`play`]: `kinrow play`, a person at the terminal against the engine (or a person);
+//! - [`gomocup`]: `kinrow gomocup`, the engine as a Gomocup brain (Piskvork's protocol).
 
 pub mod bench;
 pub mod eval;
+pub mod gomocup;
 pub mod play;
 pub mod protocol;
 pub mod referee;

@@ -1,0 +1,9 @@
+//! `kinrow gomocup`: kinrow as a Gomocup brain, speaking Petr Lastovicka's "Gomoku AI
+//! protocol" (the `pbrain-` protocol of Piskvork, the Gomocup tournament manager, and of
+//! c-gomoku-cli) on stdin and stdout.
+//!
+//! - [`command`]: the manager's commands as typed values, parsed with nom (no I/O);
+//! - [`reply`]: the brain's replies and their exact text (no I/O).
+
+pub mod command;
+pub mod reply;
