@@ -3,7 +3,12 @@
 //! c-gomoku-cli) on stdin and stdout.
 //!
 //! - [`command`]: the manager's commands as typed values, parsed with nom (no I/O);
-//! - [`reply`]: the brain's replies and their exact text (no I/O).
+//! - [`reply`]: the brain's replies and their exact text (no I/O);
+//! - [`board`]: the board in protocol coordinates (row 0 at the top) and its translation
+//!   into a kinrow position (rank 0 at the bottom);
+//! - [`budget`]: time per move and table size from the manager's limits.
 
+pub mod board;
+pub mod budget;
 pub mod command;
 pub mod reply;

@@ -1,0 +1,296 @@
+//! How long to think and how large a table to keep, from what the manager said in `INFO`.
+//!
+//! The protocol's rule is simple and harsh: a brain that exceeds a limit loses. So every move
+//! gets a hard deadline (the search is aborted there and answers its best move so far) that
+//! leaves room for the reply to travel through a pipe on a loaded machine.
+
+use crate::search::Limits;
+use crate::search::time::{Clock, budget};
+use std::time::Duration;
+
+/// `timeout_turn` until the manager says otherwise: the protocol gives no default, so this is
+/// the one in Petr Lastovicka's reference brain skeleton (`pisqpipe`), 30 s.
+pub const DEFAULT_TIMEOUT_TURN_MS: u64 = 30_000;
+
+/// `timeout_match` until the manager says otherwise, again the skeleton's (about 11.6 days:
+/// no practical limit).
+pub const DEFAULT_TIMEOUT_MATCH_MS: u64 = 1_000_000_000;
+
+/// A `time_left` at least this large means the game has no time limit (the protocol's
+/// 2147483647).
+pub const UNLIMITED_MS: i64 = 2_147_483_647;
+
+/// The table when `max_memory` is 0 (no limit) or was never sent.
+pub const DEFAULT_TABLE_MB: usize = 64;
+
+/// The largest table kinrow takes, however much memory it is allowed: a table larger than the
+/// searches of one game can fill only costs time to clear.
+pub const MAX_TABLE_MB: usize = 256;
+
+/// Memory kept for everything but the table (the program, its threads and stacks, the search's
+/// move lists, a queue of waiting lines), in MB. kinrow's resident size with a 1 MB table is
+/// under 10 MB; this leaves room for growth.
+pub const RESERVED_MB: u64 = 16;
+
+/// The time settings of the current game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// The limit per move in ms; 0 means "play as fast as possible".
+    pub timeout_turn: u64,
+    /// The limit per game in ms; 0 means none.
+    pub timeout_match: u64,
+    /// The last `time_left` sent, less what kinrow has thought since; `None` until one is sent
+    /// in this game.
+    pub time_left: Option<i64>,
+    /// What kinrow has thought in this game, in ms (for a manager that gives a game limit but
+    /// no `time_left`).
+    pub used: u64,
+}
+
+impl Default for TimeControl {
+    fn default() -> Self {
+        TimeControl {
+            timeout_turn: DEFAULT_TIMEOUT_TURN_MS,
+            timeout_match: DEFAULT_TIMEOUT_MATCH_MS,
+            time_left: None,
+            used: 0,
+        }
+    }
+}
+
+impl TimeControl {
+    /// A new game starts: what was left of the last one's time no longer counts (managers that
+    /// limit the game send `time_left` before every move).
+    pub fn new_game(&mut self) {
+        self.time_left = None;
+        self.used = 0;
+    }
+
+    /// kinrow has thought `ms` for a move.
+    pub fn spent(&mut self, ms: u64) {
+        self.used = self.used.saturating_add(ms);
+        let ms = i64::try_from(ms).unwrap_or(i64::MAX);
+        self.time_left = self.time_left.map(|left| left.saturating_sub(ms));
+    }
+
+    /// What is left of the game's time in ms, or `None` if the game has no limit.
+    pub fn match_remaining(&self) -> Option<i64> {
+        if self.timeout_match == 0 {
+            return None;
+        }
+        match self.time_left {
+            Some(left) if left >= UNLIMITED_MS => None,
+            Some(left) => Some(left),
+            None => {
+                let total = i64::try_from(self.timeout_match).unwrap_or(i64::MAX);
+                let used = i64::try_from(self.used).unwrap_or(i64::MAX);
+                Some(total.saturating_sub(used))
+            }
+        }
+    }
+
+    /// The search limits for a move, with `own_moves_left` the most moves kinrow can still
+    /// make in this game.
+    ///
+    /// - `timeout_turn` T > 0: a hard deadline of [`turn_deadline`]`(T)`, and no new iteration
+    ///   after half of it (the next one would rarely finish in the other half).
+    /// - `timeout_turn` 0: a one-ply search.
+    /// - A game limit: [`budget`] of the remaining time (a thirtieth of it, or less as the
+    ///   board fills, with at most three quarters of it as the hard deadline).
+    ///
+    /// The tighter of the turn and the game limit wins.
+    pub fn limits(&self, own_moves_left: u32) -> Limits {
+        let mut deadlines: Vec<(Duration, Duration)> = Vec::new();
+        if self.timeout_turn > 0 {
+            let hard = turn_deadline(self.timeout_turn);
+            deadlines.push((hard / 2, hard));
+        }
+        if let Some(remaining) = self.match_remaining() {
+            deadlines.push(budget(
+                Clock {
+                    remaining_ms: remaining,
+                    increment_ms: 0,
+                    moves_to_go: None,
+                },
+                own_moves_left,
+            ));
+        }
+        Limits {
+            depth: (self.timeout_turn == 0).then_some(1),
+            nodes: None,
+            soft_time: deadlines.iter().map(|d| d.0).min(),
+            hard_time: deadlines.iter().map(|d| d.1).min(),
+        }
+    }
+}
+
+/// The hard deadline for a move under `timeout_turn` = `ms`: 20 ms plus 15% of the limit
+/// (that part at most 2 s) earlier. The search itself stops within a few ms of its deadline;
+/// the rest is for the reply to be scheduled, written and read on a busy machine, where a
+/// thread can wait tens of milliseconds.
+pub fn turn_deadline(ms: u64) -> Duration {
+    let margin = 20 + (ms.saturating_mul(15) / 100).min(2_000);
+    Duration::from_millis(ms.saturating_sub(margin).max(1))
+}
+
+/// The table size in MB for `max_memory` bytes (0 = no limit): half of what is left after
+/// [`RESERVED_MB`], within 1 MB and [`MAX_TABLE_MB`]. Half, because a table is replaced by
+/// allocating the new one before the old one is freed.
+pub fn table_mb(max_memory: u64) -> usize {
+    if max_memory == 0 {
+        return DEFAULT_TABLE_MB;
+    }
+    let mb = max_memory / (1 << 20);
+    let half = mb.saturating_sub(RESERVED_MB) / 2;
+    usize::try_from(half)
+        .unwrap_or(MAX_TABLE_MB)
+        .clamp(1, MAX_TABLE_MB)
+}
+
+/// Whether `max_memory` bytes leave kinrow less than it needs even with the smallest table.
+pub fn too_little_memory(max_memory: u64) -> bool {
+    max_memory != 0 && max_memory / (1 << 20) < RESERVED_MB + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn turn_deadlines() {
+        assert_eq!(turn_deadline(1), ms(1));
+        assert_eq!(turn_deadline(20), ms(1));
+        assert_eq!(turn_deadline(100), ms(65));
+        assert_eq!(turn_deadline(200), ms(150));
+        assert_eq!(turn_deadline(1_000), ms(830));
+        assert_eq!(turn_deadline(5_000), ms(4_230));
+        assert_eq!(turn_deadline(30_000), ms(27_980));
+        assert!(turn_deadline(u64::MAX) > ms(1));
+        for t in [1, 10, 50, 100, 200, 333, 1000, 30_000, 1 << 40] {
+            assert!(turn_deadline(t) < ms(t) || t <= 1, "{t}");
+        }
+    }
+
+    #[test]
+    fn defaults_when_nothing_was_said() {
+        let tc = TimeControl::default();
+        let l = tc.limits(100);
+        assert_eq!(l.hard_time, Some(turn_deadline(30_000)));
+        assert_eq!(l.soft_time, Some(turn_deadline(30_000) / 2));
+        assert_eq!(l.depth, None);
+    }
+
+    #[test]
+    fn turn_limit_alone() {
+        let tc = TimeControl {
+            timeout_turn: 200,
+            timeout_match: 0,
+            time_left: Some(5),
+            used: 0,
+        };
+        // timeout_match 0: no game limit, whatever time_left says.
+        assert_eq!(tc.match_remaining(), None);
+        let l = tc.limits(100);
+        assert_eq!(l.hard_time, Some(ms(150)));
+        assert_eq!(l.soft_time, Some(ms(75)));
+    }
+
+    #[test]
+    fn as_fast_as_possible() {
+        let tc = TimeControl {
+            timeout_turn: 0,
+            timeout_match: 0,
+            time_left: None,
+            used: 0,
+        };
+        let l = tc.limits(100);
+        assert_eq!(l.depth, Some(1));
+        assert_eq!(l.hard_time, None);
+    }
+
+    #[test]
+    fn game_limit() {
+        let mut tc = TimeControl {
+            timeout_turn: 30_000,
+            timeout_match: 180_000,
+            time_left: Some(300),
+            used: 0,
+        };
+        let l = tc.limits(100);
+        let hard = l.hard_time.unwrap();
+        assert!(hard < ms(300), "{hard:?}");
+        assert!(l.soft_time.unwrap() <= hard);
+        // Out of time: the search gets a millisecond.
+        tc.time_left = Some(-40);
+        assert_eq!(tc.limits(100).hard_time, Some(ms(1)));
+        // The protocol's "unlimited", and c-gomoku-cli's.
+        tc.time_left = Some(UNLIMITED_MS);
+        assert_eq!(tc.match_remaining(), None);
+        tc.time_left = Some(i64::MAX / 2);
+        assert_eq!(tc.match_remaining(), None);
+        assert_eq!(tc.limits(100).hard_time, Some(turn_deadline(30_000)));
+    }
+
+    #[test]
+    fn game_limit_without_time_left() {
+        let mut tc = TimeControl {
+            timeout_turn: 0,
+            timeout_match: 10_000,
+            time_left: None,
+            used: 0,
+        };
+        assert_eq!(tc.match_remaining(), Some(10_000));
+        tc.spent(2_500);
+        assert_eq!(tc.match_remaining(), Some(7_500));
+        tc.time_left = Some(1_000);
+        tc.spent(300);
+        assert_eq!(tc.match_remaining(), Some(700));
+        let l = tc.limits(10);
+        assert_eq!(l.depth, Some(1));
+        assert!(l.hard_time.unwrap() < ms(700));
+        tc.new_game();
+        assert_eq!(tc.match_remaining(), Some(10_000));
+    }
+
+    #[test]
+    fn never_more_than_allowed() {
+        for turn in [0, 1, 50, 200, 1000, 30_000] {
+            for left in [-100, 0, 1, 30, 300, 5_000, 180_000] {
+                for moves in [1, 10, 113] {
+                    let tc = TimeControl {
+                        timeout_turn: turn,
+                        timeout_match: 1,
+                        time_left: Some(left),
+                        used: 0,
+                    };
+                    let l = tc.limits(moves);
+                    let hard = l.hard_time.unwrap();
+                    assert!(l.soft_time.unwrap() <= hard);
+                    if turn > 1 {
+                        assert!(hard < ms(turn), "{turn} {left} {moves}");
+                    }
+                    if left > 40 {
+                        assert!(hard.as_millis() < left as u128, "{turn} {left} {moves}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tables() {
+        assert_eq!(table_mb(0), DEFAULT_TABLE_MB);
+        assert_eq!(table_mb(1), 1);
+        assert_eq!(table_mb(20 << 20), 2);
+        assert_eq!(table_mb(83_886_080), 32);
+        assert_eq!(table_mb(350 << 20), 167);
+        assert_eq!(table_mb(u64::MAX), MAX_TABLE_MB);
+        assert!(too_little_memory(1 << 20));
+        assert!(!too_little_memory(0));
+        assert!(!too_little_memory(64 << 20));
+    }
+}
