@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         }
         Some("match") => kinrow::referee::main(&args[1..]),
         Some("play") => kinrow::play::main(&args[1..]),
+        Some("gomocup") => kinrow::gomocup::main(&args[1..]),
         Some(command @ ("bench" | "solve")) if args.len() == 1 => {
             kinrow::session::run_script(&[command]);
             ExitCode::SUCCESS
@@ -43,6 +44,8 @@ usage: kinrow            run the engine: line commands on stdin, replies on stdo
                          the score, Elo and records; see kinrow match --help
        kinrow play ...   play against the engine (or watch it, or another person) at the
                          terminal; see kinrow play --help
+       kinrow gomocup    run as a Gomocup brain (Piskvork, c-gomoku-cli): the Gomoku AI
+                         protocol on stdin/stdout, boards up to 15x15
        kinrow --help     this text
        kinrow --version  the engine's name and version
 
