@@ -9,6 +9,15 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // Gomocup managers start a brain by its file name, which must begin with `pbrain-` and
+    // may take no arguments: a copy or link of kinrow named so is `kinrow gomocup`.
+    if std::env::args_os()
+        .next()
+        .and_then(|p| Some(std::path::Path::new(&p).file_name()?.to_str()?.to_owned()))
+        .is_some_and(|name| name.starts_with("pbrain-"))
+    {
+        return kinrow::gomocup::main(&args);
+    }
     match args.first().map(String::as_str) {
         None => {
             kinrow::session::run();
@@ -45,7 +54,8 @@ usage: kinrow            run the engine: line commands on stdin, replies on stdo
        kinrow play ...   play against the engine (or watch it, or another person) at the
                          terminal; see kinrow play --help
        kinrow gomocup    run as a Gomocup brain (Piskvork, c-gomoku-cli): the Gomoku AI
-                         protocol on stdin/stdout, boards up to 15x15
+                         protocol on stdin/stdout, boards up to 15x15; a copy or link of
+                         kinrow named pbrain-kinrow (any name starting pbrain-) does the same
        kinrow --help     this text
        kinrow --version  the engine's name and version
 
