@@ -3,8 +3,9 @@
 //! A transcript is a list of lines: `> text` is sent to the engine, `< text` must come back,
 //! in order; `#` starts a comment; other lines are ignored. The engine's replies to one
 //! command are read before the next command is sent, so transcripts may contain searches.
-//! Timing values (the number after `time` and after `nps`) are masked on both sides, and a
-//! `*` token in an expected line matches any one token.
+//! Timing values (the number after `time` and after `nps`) are masked on both sides, a `*`
+//! token in an expected line matches any one token, and a `*` inside a token matches one or
+//! more characters (`*,*` is any Gomocup move, but not `OK`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -114,12 +115,35 @@ fn normalise(line: &str) -> Vec<String> {
 
 fn matches(expected: &str, actual: &str) -> bool {
     let (e, a) = (normalise(expected), normalise(actual));
-    e.len() == a.len() && e.iter().zip(&a).all(|(e, a)| e == "*" || e == a)
+    e.len() == a.len() && e.iter().zip(&a).all(|(e, a)| e == "*" || glob(e, a))
 }
 
-/// Runs one transcript; `name` labels failures.
+/// Whether `actual` matches `pattern`, in which each `*` stands for one or more characters.
+fn glob(pattern: &str, actual: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == actual,
+        Some((head, tail)) => {
+            let Some(rest) = actual.strip_prefix(head) else {
+                return false;
+            };
+            // Try every non-empty run for this `*`.
+            rest.char_indices()
+                .skip(1)
+                .map(|(i, _)| i)
+                .chain(std::iter::once(rest.len()).filter(|&n| n > 0))
+                .any(|i| glob(tail, &rest[i..]))
+        }
+    }
+}
+
+/// Runs one transcript against the engine started with no arguments; `name` labels failures.
 pub fn replay(name: &str, text: &str) {
-    let mut engine = Engine::start(&[]);
+    replay_with_args(&[], name, text);
+}
+
+/// Runs one transcript against `kinrow ARGS...`; `name` labels failures.
+pub fn replay_with_args(args: &[&str], name: &str, text: &str) {
+    let mut engine = Engine::start(args);
     let mut lineno = 0;
     for raw in text.lines() {
         lineno += 1;
@@ -152,11 +176,17 @@ pub fn replay(name: &str, text: &str) {
 
 /// The transcripts embedded in a Markdown file as ```transcript blocks.
 pub fn markdown_blocks(markdown: &str) -> Vec<(usize, String)> {
+    markdown_blocks_tagged(markdown, "transcript")
+}
+
+/// The blocks of a Markdown file fenced as ```TAG, with the line each starts on.
+pub fn markdown_blocks_tagged(markdown: &str, tag: &str) -> Vec<(usize, String)> {
+    let fence = format!("```{tag}");
     let mut blocks = Vec::new();
     let mut current: Option<(usize, String)> = None;
     for (i, line) in markdown.lines().enumerate() {
         match &mut current {
-            None if line.trim() == "```transcript" => current = Some((i + 1, String::new())),
+            None if line.trim() == fence => current = Some((i + 1, String::new())),
             Some(_) if line.trim() == "```" => blocks.extend(current.take()),
             Some((_, text)) => {
                 text.push_str(line);
