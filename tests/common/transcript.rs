@@ -5,7 +5,16 @@
 //! command are read before the next command is sent, so transcripts may contain searches.
 //! Timing values (the number after `time` and after `nps`) are masked on both sides, and a
 //! `*` token in an expected line matches any one token.
+//!
+//! For searches under a clock, whose length depends on the machine, two more devices:
+//! - `< ...` skips any number (zero included) of `info depth` lines before the next expected
+//!   line;
+//! - a `$name` token in an expected line matches any one token and remembers it; `$name` in a
+//!   later `>` line is replaced by it (as cutechess repeats the engine's own moves back to it
+//!   in the next `position` command). A second `$name` in an expected line must match the
+//!   remembered token.
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -112,14 +121,54 @@ fn normalise(line: &str) -> Vec<String> {
     out
 }
 
-fn matches(expected: &str, actual: &str) -> bool {
+/// Whether `actual` matches `expected`, binding its `$name` tokens in `vars` if so.
+fn matches(expected: &str, actual: &str, vars: &mut HashMap<String, String>) -> bool {
     let (e, a) = (normalise(expected), normalise(actual));
-    e.len() == a.len() && e.iter().zip(&a).all(|(e, a)| e == "*" || e == a)
+    if e.len() != a.len() {
+        return false;
+    }
+    let mut bound = vars.clone();
+    for (e, a) in e.iter().zip(&a) {
+        if let Some(name) = e.strip_prefix('$') {
+            match bound.get(name) {
+                Some(v) if v != a => return false,
+                Some(_) => {}
+                None => {
+                    bound.insert(name.to_string(), a.clone());
+                }
+            }
+        } else if e != "*" && e != a {
+            return false;
+        }
+    }
+    *vars = bound;
+    true
 }
 
-/// Runs one transcript; `name` labels failures.
+/// A command line with its `$name` tokens replaced by what they were bound to.
+fn substitute(name: &str, lineno: usize, cmd: &str, vars: &HashMap<String, String>) -> String {
+    cmd.split(' ')
+        .map(|tok| match tok.strip_prefix('$') {
+            Some(var) => vars
+                .get(var)
+                .unwrap_or_else(|| panic!("{name}:{lineno}: ${var} is not bound yet"))
+                .clone(),
+            None => tok.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs one transcript against `kinrow` started with no arguments; `name` labels failures.
 pub fn replay(name: &str, text: &str) {
-    let mut engine = Engine::start(&[]);
+    replay_with_args(&[], name, text)
+}
+
+/// Runs one transcript against `kinrow` started with `args`.
+pub fn replay_with_args(args: &[&str], name: &str, text: &str) {
+    let mut engine = Engine::start(args);
+    let mut vars = HashMap::new();
+    let mut skipping = false;
     let mut lineno = 0;
     for raw in text.lines() {
         lineno += 1;
@@ -127,15 +176,23 @@ pub fn replay(name: &str, text: &str) {
             .strip_prefix("> ")
             .or(raw.strip_prefix(">").filter(|r| r.is_empty()))
         {
-            engine.send(cmd);
+            engine.send(&substitute(name, lineno, cmd, &vars));
+        } else if raw == "< ..." {
+            skipping = true;
         } else if let Some(want) = raw.strip_prefix("< ") {
-            match engine.recv() {
-                Some(got) => assert!(
-                    matches(want, &got),
+            loop {
+                let Some(got) = engine.recv() else {
+                    panic!("{name}:{lineno}: expected '{want}', got nothing");
+                };
+                if matches(want, &got, &mut vars) {
+                    break;
+                }
+                assert!(
+                    skipping && got.starts_with("info depth "),
                     "{name}:{lineno}: expected\n  {want}\ngot\n  {got}"
-                ),
-                None => panic!("{name}:{lineno}: expected '{want}', got nothing"),
+                );
             }
+            skipping = false;
         }
     }
     let (rest, ok, stderr) = engine.finish();
