@@ -12,7 +12,8 @@
 //! - a `$name` token in an expected line matches any one token and remembers it; `$name` in a
 //!   later `>` line is replaced by it (as cutechess repeats the engine's own moves back to it
 //!   in the next `position` command). A second `$name` in an expected line must match the
-//!   remembered token.
+//!   remembered token. Text before the `$` must match literally: `P@$m` matches `P@h8` and
+//!   binds `m` to `h8`.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -129,12 +130,15 @@ fn matches(expected: &str, actual: &str, vars: &mut HashMap<String, String>) -> 
     }
     let mut bound = vars.clone();
     for (e, a) in e.iter().zip(&a) {
-        if let Some(name) = e.strip_prefix('$') {
+        if let Some((prefix, name)) = e.split_once('$') {
+            let Some(value) = a.strip_prefix(prefix).filter(|v| !v.is_empty()) else {
+                return false;
+            };
             match bound.get(name) {
-                Some(v) if v != a => return false,
+                Some(v) if v != value => return false,
                 Some(_) => {}
                 None => {
-                    bound.insert(name.to_string(), a.clone());
+                    bound.insert(name.to_string(), value.to_string());
                 }
             }
         } else if e != "*" && e != a {
@@ -148,11 +152,13 @@ fn matches(expected: &str, actual: &str, vars: &mut HashMap<String, String>) -> 
 /// A command line with its `$name` tokens replaced by what they were bound to.
 fn substitute(name: &str, lineno: usize, cmd: &str, vars: &HashMap<String, String>) -> String {
     cmd.split(' ')
-        .map(|tok| match tok.strip_prefix('$') {
-            Some(var) => vars
-                .get(var)
-                .unwrap_or_else(|| panic!("{name}:{lineno}: ${var} is not bound yet"))
-                .clone(),
+        .map(|tok| match tok.split_once('$') {
+            Some((prefix, var)) => {
+                let value = vars
+                    .get(var)
+                    .unwrap_or_else(|| panic!("{name}:{lineno}: ${var} is not bound yet"));
+                format!("{prefix}{value}")
+            }
             None => tok.to_string(),
         })
         .collect::<Vec<_>>()
