@@ -467,7 +467,7 @@ fn malformed_commands() {
         ("Position startpos", "unknown command 'Position'"),
         (
             "position STARTPOS",
-            "position: expected 'startpos' or 'board', got 'STARTPOS'",
+            "position: expected 'startpos', 'board' or 'fen', got 'STARTPOS'",
         ),
         (
             "position startpos MOVES a1",
@@ -485,7 +485,10 @@ fn malformed_commands() {
             "setoption: expected 'name', got 'NAME'",
         ),
         // Missing tokens.
-        ("position", "expected 'startpos' or 'board', got nothing"),
+        (
+            "position",
+            "expected 'startpos', 'board' or 'fen', got nothing",
+        ),
         (
             "position board",
             "a board diagram after 'board', got nothing",
@@ -521,7 +524,7 @@ fn malformed_commands() {
         ("go depth 3 searchmoves a1", "got 'searchmoves'"),
         (
             "position moves a1 startpos",
-            "expected 'startpos' or 'board', got 'moves'",
+            "expected 'startpos', 'board' or 'fen', got 'moves'",
         ),
         (
             "position startpos startpos",
@@ -534,7 +537,7 @@ fn malformed_commands() {
         ),
         (
             "position x board 5/5/5/5",
-            "expected 'startpos' or 'board', got 'x'",
+            "expected 'startpos', 'board' or 'fen', got 'x'",
         ),
         (
             "position board x 5/5/5/5",

@@ -481,6 +481,9 @@ impl Generator {
             "setoption name Hash value 65537",
             "setoption name Seed value -3",
             "setoption name Threads value 2",
+            "setoption name UCI_Variant value chess",
+            "setoption name Rule value renju",
+            "setoption name UCI_Variant",
             "setoption name RandomTieBreak value 1",
             "setoption name Clear Hash value 1",
             "setoption name Hash",
@@ -511,7 +514,10 @@ impl Generator {
             ("newgame 3 3", "newgame: expected three numbers"),
             ("newgame x y z", "newgame: <columns> needs a whole number"),
             ("ucinewgame 3 3 3", "ucinewgame: expected end of line"),
-            ("position", "position: expected 'startpos' or 'board'"),
+            (
+                "position",
+                "position: expected 'startpos', 'board' or 'fen'",
+            ),
             (
                 "position startpos b2",
                 "position: expected 'moves' or end of line",
@@ -638,7 +644,7 @@ fn run(seed: u64, count: usize) {
                     while got.last().map(String::as_str) != Some("uciok") {
                         got.push(recv(&mut e, line));
                     }
-                    assert_eq!(got.len(), 8, "{got:?}");
+                    assert_eq!(got.len(), 10, "{got:?}");
                 }
             }
         }

@@ -1,7 +1,8 @@
 //! Forced moves and threats on the 15x15 gomoku board (k=5), through the real binary under
 //! `go movetime 100`: the engine takes a win in one, blocks the opponent's four, stops an open
 //! three before it becomes an open four, finds a forced win by fours, and knows a lost
-//! position when it sees one.
+//! position when it sees one; under the exact rule, it wins with exactly five, never six, and
+//! blocks only the fours that can make exactly five.
 
 mod common;
 
@@ -94,5 +95,38 @@ fn knows_an_open_four_is_lost() {
     let mut e = engine();
     // x has an open four h8-h11; o to move cannot stop both ends.
     let (score, _) = think(&mut e, "h8 a1 h9 a3 h10 a5 h11");
+    assert_eq!(score, "mate -1");
+}
+
+/// 15x15 under the exact rule (`Rule exact`): only exactly five wins.
+fn exact_engine() -> Engine {
+    let mut e = Engine::start(&[]);
+    e.send("setoption name Rule value exact");
+    e.send("newgame 15 15 5");
+    e
+}
+
+#[test]
+fn exact_five_takes_the_five_and_not_the_six() {
+    // x: b8 d8 e8 f8 g8. c8 would make six in a row (no win under the exact rule); h8 makes
+    // exactly five (c8 stays empty).
+    let moves = "b8 a1 d8 a3 e8 a5 f8 a7 g8 a9";
+    let (score, best) = think(&mut exact_engine(), moves);
+    assert_eq!((score.as_str(), best.as_str()), ("mate 1", "h8"));
+    // Freestyle: both win.
+    let (score, best) = think(&mut engine(), moves);
+    assert_eq!(score, "mate 1");
+    assert!(best == "c8" || best == "h8", "{best}");
+}
+
+#[test]
+fn exact_five_blocks_only_real_fours() {
+    // o to move; x: b8 d8 e8 f8 g8. Under the exact rule x's only winning square is h8 (c8
+    // makes six): o must take it. Under freestyle x wins at c8 or h8: o is lost.
+    let moves = "b8 a1 d8 a3 e8 a5 f8 a7 g8";
+    let (score, best) = think(&mut exact_engine(), moves);
+    assert_eq!(best, "h8");
+    assert_ne!(score, "mate -1");
+    let (score, _) = think(&mut engine(), moves);
     assert_eq!(score, "mate -1");
 }

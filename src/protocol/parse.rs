@@ -110,6 +110,13 @@ pub enum BoardProblem {
         /// The character found.
         found: char,
     },
+    /// In a FEN, a character that is not `P`, `p`, a count or a `/`.
+    BadFenChar {
+        /// The row, counting from 1 at the top.
+        row: usize,
+        /// The character found.
+        found: char,
+    },
     /// A run of digits that is not a count from 1 to 15 (`0`, `16`, `05`).
     BadCount {
         /// The row, counting from 1 at the top.
@@ -208,6 +215,12 @@ impl fmt::Display for BoardProblem {
                 f,
                 "row {row} from the top: unexpected '{}'; expected x, o, . or a count of \
                  empty cells from 1 to 15",
+                excerpt(found.encode_utf8(&mut [0; 4]))
+            ),
+            BoardProblem::BadFenChar { row, found } => write!(
+                f,
+                "row {row} from the top: unexpected '{}'; expected P, p or a count of empty \
+                 cells from 1 to 15",
                 excerpt(found.encode_utf8(&mut [0; 4]))
             ),
             BoardProblem::BadCount { row } => write!(
@@ -350,14 +363,23 @@ fn cell(input: &str) -> IResult<&str, CellToken<'_>> {
     .parse(input)
 }
 
-/// `row = cell*` (an empty row is a syntax error reported by [`board`], which knows its number)
-fn row(input: &str) -> IResult<&str, Vec<CellToken<'_>>> {
-    many0(cell).parse(input)
+/// `fen-cell = "P" | "p" | digit+` (a FEN writes the first player's stones `P`, the second's `p`)
+fn fen_cell(input: &str) -> IResult<&str, CellToken<'_>> {
+    alt((
+        value(CellToken::One(CellText::X), char('P')),
+        value(CellToken::One(CellText::O), char('p')),
+        map(digit1, CellToken::Count),
+    ))
+    .parse(input)
 }
 
-/// `diagram = row ("/" row)*`
-fn diagram(input: &str) -> IResult<&str, Vec<Vec<CellToken<'_>>>> {
-    separated_list1(char('/'), row).parse(input)
+/// A cell rule: [`cell`] for `position board`, [`fen_cell`] for `position fen`.
+type CellRule = fn(&str) -> IResult<&str, CellToken<'_>>;
+
+/// `diagram = row ("/" row)*`, `row = cell*` (an empty row is a syntax error reported by
+/// [`board`], which knows its number)
+fn diagram(input: &str, cell: CellRule) -> IResult<&str, Vec<Vec<CellToken<'_>>>> {
+    separated_list1(char('/'), many0(cell)).parse(input)
 }
 
 /// `count = "1" | "2" | ... | "15"`, without leading zeros.
@@ -373,8 +395,28 @@ fn empty_count(digits: &str) -> Option<usize> {
 
 /// A whole `diagram` token, with counts expanded; the first problem in reading order wins.
 fn board(text: &str) -> Result<Vec<Vec<CellText>>, BoardProblem> {
+    expand(text, cell, |row, found| BoardProblem::BadChar {
+        row,
+        found,
+    })
+}
+
+/// The board part of a FEN (`3/1P1/3`), with counts expanded.
+fn fen_board(text: &str) -> Result<Vec<Vec<CellText>>, BoardProblem> {
+    expand(text, fen_cell, |row, found| BoardProblem::BadFenChar {
+        row,
+        found,
+    })
+}
+
+/// A diagram read with `cell`, with counts expanded; `bad_char` names a stray character.
+fn expand(
+    text: &str,
+    cell: CellRule,
+    bad_char: fn(usize, char) -> BoardProblem,
+) -> Result<Vec<Vec<CellText>>, BoardProblem> {
     // `diagram` cannot fail (a row may be empty), but if it did the whole token is unread.
-    let (rest, rows) = diagram(text).unwrap_or((text, Vec::new()));
+    let (rest, rows) = diagram(text, cell).unwrap_or((text, Vec::new()));
     let last = rows.len().max(1);
     let mut board = Vec::with_capacity(rows.len());
     for (index, cells) in rows.iter().enumerate() {
@@ -397,7 +439,7 @@ fn board(text: &str) -> Result<Vec<Vec<CellText>>, BoardProblem> {
         board.push(expanded);
     }
     if let Some(found) = rest.chars().next() {
-        return Err(BoardProblem::BadChar { row: last, found });
+        return Err(bad_char(last, found));
     }
     if board.last().is_none_or(Vec::is_empty) {
         return Err(BoardProblem::EmptyRow { row: last });
@@ -550,7 +592,7 @@ fn newgame(mut tokens: Tokens<'_>) -> Result<Command, ParseError> {
     }
 }
 
-/// `position = "position" ("startpos" | "board" diagram side) ["moves" move*]`
+/// `position = "position" ("startpos" | "board" diagram side | "fen" fen) ["moves" move*]`
 fn position(mut tokens: Tokens<'_>) -> Result<Command, ParseError> {
     const POSITION: &str = "position";
     let start = match tokens.next() {
@@ -580,7 +622,8 @@ fn position(mut tokens: Tokens<'_>) -> Result<Command, ParseError> {
                 })?;
             StartSpec::Board { rows, side }
         }
-        got => return Err(expected(POSITION, "'startpos' or 'board'", got)),
+        Some("fen") => fen(&mut tokens)?,
+        got => return Err(expected(POSITION, "'startpos', 'board' or 'fen'", got)),
     };
     let moves = match tokens.next() {
         None => Vec::new(),
@@ -599,6 +642,64 @@ fn position(mut tokens: Tokens<'_>) -> Result<Command, ParseError> {
         got => return Err(expected(POSITION, "'moves' or end of line", got)),
     };
     Ok(Command::Position(PositionSpec { start, moves }))
+}
+
+/// `fen = fen-diagram ["[" ("P" | "p")* "]"] ("w" | "b") [fen-field [fen-field [fen-field
+/// [fen-field]]]]`, `fen-field = "-" | unsigned`: the FEN cutechess writes for its placement
+/// variants, like `3/3/3[PPPPPpppp] w - - 0 1`. The stones in hand (in brackets) and the
+/// castling, en passant and move-number fields say nothing the board does not, so they are
+/// only checked for form. `w` is the first player (x).
+fn fen(tokens: &mut Tokens<'_>) -> Result<StartSpec, ParseError> {
+    const POSITION: &str = "position";
+    let text = tokens
+        .next()
+        .ok_or_else(|| expected(POSITION, "a FEN after 'fen'", None))?;
+    let (diagram, hand) = match text.split_once('[') {
+        Some((diagram, hand)) => (diagram, Some(hand)),
+        None => (text, None),
+    };
+    let rows = fen_board(diagram).map_err(|problem| {
+        ParseError::new(
+            POSITION,
+            ParseErrorKind::BadBoard {
+                text: excerpt(text),
+                problem,
+            },
+        )
+    })?;
+    if let Some(hand) = hand {
+        let well_formed = hand
+            .strip_suffix(']')
+            .is_some_and(|inside| inside == "-" || inside.chars().all(|c| c == 'P' || c == 'p'));
+        if !well_formed {
+            return Err(expected(
+                POSITION,
+                "stones in hand like [PPPPPpppp] after the FEN board",
+                Some(text),
+            ));
+        }
+    }
+    let side_token = tokens.next();
+    let side = match side_token {
+        Some("w") => Side::X,
+        Some("b") => Side::O,
+        got => {
+            return Err(expected(
+                POSITION,
+                "the side to move 'w' or 'b' after the FEN board",
+                got,
+            ));
+        }
+    };
+    for _ in 0..4 {
+        match tokens.clone().next() {
+            Some(field) if field == "-" || whole(unsigned, field).is_some() => {
+                tokens.next();
+            }
+            _ => break,
+        }
+    }
+    Ok(StartSpec::Board { rows, side })
 }
 
 /// `go = "go" go-param*`, each parameter at most once:
@@ -922,14 +1023,60 @@ mod tests {
     }
 
     #[test]
+    fn position_fen() {
+        let board = |spec: PositionSpec| match spec.start {
+            StartSpec::Board { rows, side } => (rows, side),
+            other => panic!("not a board: {other:?}"),
+        };
+        use CellText::{Empty as E, O, X};
+        let (rows, side) = board(position_spec("position fen 3/3/3[PPPPPpppp] w - - 0 1"));
+        assert_eq!(rows, vec![vec![E; 3]; 3]);
+        assert_eq!(side, Side::X);
+        let spec = position_spec("position fen 2p/1P1/3[PPPPppp] w - - 0 2 moves P@a1 c3");
+        assert_eq!(spec.moves, vec![sq(0, 0), sq(2, 2)]);
+        let (rows, side) = board(spec);
+        assert_eq!(rows, vec![vec![E, E, O], vec![E, X, E], vec![E; 3]]);
+        assert_eq!(side, Side::X);
+        // The trailing fields and the hand may be left out.
+        let (_, side) = board(position_spec("position fen 1P1/3/3 b"));
+        assert_eq!(side, Side::O);
+        let (_, side) = board(position_spec("position fen 1P1/3/3[-] b moves"));
+        assert_eq!(side, Side::O);
+        let fifteen = vec!["15"; 15].join("/");
+        let hand = format!("[{}{}]", "P".repeat(113), "p".repeat(112));
+        let (rows, _) = board(position_spec(&format!(
+            "position fen {fifteen}{hand} w - - 0 1 moves P@h8"
+        )));
+        assert_eq!(rows, vec![vec![E; 15]; 15]);
+    }
+
+    #[test]
     fn position_structure_errors() {
         assert_eq!(
             message("position"),
-            "position: expected 'startpos' or 'board', got nothing"
+            "position: expected 'startpos', 'board' or 'fen', got nothing"
         );
         assert_eq!(
             message("position fen x"),
-            "position: expected 'startpos' or 'board', got 'fen'"
+            "position: bad board 'x' (row 1 from the top: unexpected 'x'; expected P, p or a \
+             count of empty cells from 1 to 15)"
+        );
+        assert_eq!(
+            message("position fen"),
+            "position: expected a FEN after 'fen', got nothing"
+        );
+        assert_eq!(
+            message("position fen 3/3/3[PPx] w"),
+            "position: expected stones in hand like [PPPPPpppp] after the FEN board, got \
+             '3/3/3[PPx]'"
+        );
+        assert_eq!(
+            message("position fen 3/3/3 x"),
+            "position: expected the side to move 'w' or 'b' after the FEN board, got 'x'"
+        );
+        assert_eq!(
+            message("position fen 3/3/3 w - - 0 1 b2"),
+            "position: expected 'moves' or end of line, got 'b2'"
         );
         assert_eq!(
             message("position startpos b2"),

@@ -39,12 +39,14 @@ impl fmt::Display for GeometryError {
 
 impl std::error::Error for GeometryError {}
 
-/// An m,n,k game: `columns` x `rows` board, `k` in a row wins.
+/// An m,n,k game: `columns` x `rows` board, `k` in a row wins; under the exact rule only
+/// exactly `k` in a row wins (an overline, k+1 or more, does not: gomoku's "exactly five").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
     columns: u8,
     rows: u8,
     k: u8,
+    exact: bool,
 }
 
 impl Default for Geometry {
@@ -54,13 +56,19 @@ impl Default for Geometry {
             columns: 3,
             rows: 3,
             k: 3,
+            exact: false,
         }
     }
 }
 
 impl fmt::Display for Geometry {
+    /// `15x15 k=5`, with ` exact` appended under the exact rule.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{} k={}", self.columns, self.rows, self.k)
+        write!(f, "{}x{} k={}", self.columns, self.rows, self.k)?;
+        if self.exact {
+            write!(f, " exact")?;
+        }
+        Ok(())
     }
 }
 
@@ -78,7 +86,19 @@ impl Geometry {
             columns: columns as u8,
             rows: rows as u8,
             k: k as u8,
+            exact: false,
         })
+    }
+
+    /// The same board under the exact rule (`true`: only exactly k in a row wins) or the
+    /// freestyle rule (`false`: k or more wins, the default).
+    pub fn with_exact(self, exact: bool) -> Geometry {
+        Geometry { exact, ..self }
+    }
+
+    /// Whether only exactly k in a row wins.
+    pub fn exact(&self) -> bool {
+        self.exact
     }
 
     /// Number of columns (files).
@@ -152,6 +172,13 @@ pub struct Tables {
     pub line_cells: Vec<Vec<Square>>,
     /// For each cell, the windows through it.
     pub cell_lines: Vec<Vec<u16>>,
+    /// For each window, the cells just beyond its two ends in its direction (those on the
+    /// board): under the exact rule, a player's stone there means the window can never be
+    /// that player's exactly-k.
+    pub line_flanks: Vec<Bits>,
+    /// Under the exact rule, for each cell, the windows it flanks; empty under freestyle, where
+    /// flanks do not matter.
+    pub flank_lines: Vec<Vec<u16>>,
     /// Zobrist keys per cell and player.
     pub zobrist: Vec<[u64; 2]>,
     /// The board's symmetries as cell permutations; the identity first.
@@ -182,6 +209,7 @@ impl Tables {
             geometry.k() as i32,
         );
         let mut line_cells: Vec<Vec<Square>> = Vec::new();
+        let mut line_flanks: Vec<Bits> = Vec::new();
         // A 1-cell window is the same in every direction, so with k=1 one direction is enough.
         let directions = if k == 1 {
             &DIRECTIONS[..1]
@@ -200,6 +228,13 @@ impl Tables {
                             .map(|i| ((r0 + dr * i) * c + f0 + df * i) as Square)
                             .collect(),
                     );
+                    let mut flanks = Bits::EMPTY;
+                    for (ff, fr) in [(f0 - df, r0 - dr), (fe + df, re + dr)] {
+                        if ff >= 0 && ff < c && fr >= 0 && fr < r {
+                            flanks.insert((fr * c + ff) as Square);
+                        }
+                    }
+                    line_flanks.push(flanks);
                 }
             }
         }
@@ -214,7 +249,23 @@ impl Tables {
             }
             line_masks.push(m);
         }
-        let mut seed = 0x6b69_6e72_6f77_u64 ^ ((c as u64) << 16 | (r as u64) << 8 | k as u64);
+        let mut flank_lines = vec![Vec::new(); cells];
+        if geometry.exact() {
+            for (i, f) in line_flanks.iter().enumerate() {
+                for sq in f.iter() {
+                    flank_lines[sq].push(i as u16);
+                }
+            }
+        }
+        // The same stones are a different game under the other rule: give it other keys, so
+        // that no table entry can carry over.
+        let rule = if geometry.exact() {
+            0x5a5a_0000_0000
+        } else {
+            0
+        };
+        let mut seed =
+            0x6b69_6e72_6f77_u64 ^ ((c as u64) << 16 | (r as u64) << 8 | k as u64) ^ rule;
         let zobrist = (0..cells)
             .map(|_| [splitmix64(&mut seed), splitmix64(&mut seed)])
             .collect();
@@ -255,6 +306,8 @@ impl Tables {
             line_masks,
             line_cells,
             cell_lines,
+            line_flanks,
+            flank_lines,
             zobrist,
             inverses: symmetries.iter().map(|p| invert(p)).collect(),
             symmetries,

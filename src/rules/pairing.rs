@@ -95,9 +95,8 @@ impl PairingSolver {
             return false;
         }
         let tables = pos.tables();
-        let q = p.other().index();
         for l in 0..tables.line_count() {
-            if pos.line_count(l)[q] == 0 {
+            if pos.line_open(l, p) {
                 self.cells[self.lines] = tables.line_masks[l].and(empty);
                 self.lines += 1;
             }
@@ -157,9 +156,8 @@ pub fn is_pairing_against(pos: &Position, p: Player, pairs: &[(Square, Square)])
         used.insert(b);
     }
     let tables = pos.tables();
-    let q = p.other().index();
     (0..tables.line_count())
-        .filter(|&l| pos.line_count(l)[q] == 0)
+        .filter(|&l| pos.line_open(l, p))
         .all(|l| {
             let m = tables.line_masks[l];
             pairs.iter().any(|&(a, b)| m.contains(a) && m.contains(b))

@@ -147,9 +147,12 @@ pub struct Position {
     side: Player,
     /// Stones of each player in each window.
     line_counts: Vec<[u8; 2]>,
-    /// `hist[p][c]`: windows with `c` stones of `p` and none of the other player.
+    /// Under the exact rule, stones of each player on each window's flanks (all zero under
+    /// freestyle, where they are not kept).
+    flank_counts: Vec<[u8; 2]>,
+    /// `hist[p][c]`: windows open for `p` (see [`Position::line_open`]) with `c` stones of `p`.
     hist: [[u32; 16]; 2],
-    /// Windows holding stones of both players.
+    /// Windows open for neither player.
     dead: u32,
     /// For each cell, how many windows would be completed by each player playing there.
     threat_counts: Vec<[u8; 2]>,
@@ -182,6 +185,7 @@ impl Position {
             empty: tables.all,
             side: Player::X,
             line_counts: vec![[0, 0]; lines as usize],
+            flank_counts: vec![[0, 0]; lines as usize],
             hist: [[0; 16]; 2],
             dead: 0,
             threat_counts: vec![[0, 0]; cells],
@@ -264,14 +268,18 @@ impl Position {
                 expected,
             });
         }
+        // The winning windows: full, and under the exact rule not flanked by another stone of
+        // the same player (which would make an overline).
+        let exact = g.exact();
         let full_lines = |stones: &[Square]| -> Vec<Bits> {
             let mut set = Bits::EMPTY;
             stones.iter().for_each(|&s| set.insert(s));
             tables
                 .line_masks
                 .iter()
-                .filter(|m| m.and(set) == **m)
-                .copied()
+                .zip(&tables.line_flanks)
+                .filter(|(m, f)| m.and(set) == **m && (!exact || f.and(set).is_empty()))
+                .map(|(m, _)| *m)
                 .collect()
         };
         let (xl, ol) = (full_lines(&xs), full_lines(&os));
@@ -284,6 +292,7 @@ impl Position {
         // Replay in an order that puts the winning stone last, so that the position is built
         // by the same incremental code as any game.
         let mut last = None;
+        let won = winner.as_ref().map(|(w, _)| *w);
         if let Some((w, lines)) = winner {
             if w == side {
                 return Err(SetupError::PlayAfterWin { winner: w });
@@ -313,10 +322,12 @@ impl Position {
         order.extend(last);
         let mut p = Position::new(tables);
         for &sq in &order {
-            // Cannot fail: the squares are distinct, and no window is full before the last
-            // stone (checked above).
-            p.make(sq);
+            // The squares are distinct. Under freestyle no window is full before the last
+            // stone (checked above); under the exact rule an exactly-k seen part way may become
+            // an overline later, so the winner is settled from the whole diagram below.
+            p.place(sq);
         }
+        p.winner = won;
         debug_assert_eq!(p.side, side);
         p.setup_stones = p.moves.len();
         Ok(p)
@@ -434,6 +445,14 @@ impl Position {
         self.line_counts[line]
     }
 
+    /// Whether `p` can still win with window `line`: it holds no stone of the opponent and,
+    /// under the exact rule, no stone of `p` lies just beyond either end.
+    #[inline]
+    pub fn line_open(&self, line: usize, p: Player) -> bool {
+        let (pi, qi) = (p.index(), p.other().index());
+        self.line_counts[line][qi] == 0 && self.flank_counts[line][pi] == 0
+    }
+
     /// Sum of the seeds' cell weights under `p`'s stones.
     #[inline]
     pub fn weight_sum(&self, p: Player) -> i32 {
@@ -489,8 +508,18 @@ impl Position {
     }
 
     /// Plays a move on an empty square of a game that is not over (unchecked).
+    #[inline]
     pub fn make(&mut self, sq: Square) {
         debug_assert!(self.empty.contains(sq) && self.winner.is_none());
+        self.place(sq);
+    }
+
+    /// Puts a stone of the side to move on an empty square and updates everything.
+    fn place(&mut self, sq: Square) {
+        if self.tables.geometry.exact() {
+            self.place_exact(sq);
+            return;
+        }
         let p = self.side;
         let (pi, qi) = (p.index(), p.other().index());
         let k = self.tables.geometry.k();
@@ -530,18 +559,16 @@ impl Position {
                 self.dead += 1;
             }
         }
-        self.weight_sum[pi] += tables.weights[sq];
-        self.key ^= tables.zobrist[sq][pi];
-        for (k, perm) in self.sym_keys.iter_mut().zip(&tables.symmetries) {
-            *k ^= tables.zobrist[perm[sq]][pi];
-        }
-        self.side = p.other();
-        self.moves.push(sq);
+        self.finish_place(sq, p);
     }
 
     /// Takes back the last move made. Does nothing on a position with no moves.
     pub fn unmake(&mut self) {
         let Some(sq) = self.moves.pop() else { return };
+        if self.tables.geometry.exact() {
+            self.unplace_exact(sq);
+            return;
+        }
         let p = self.side.other();
         let (pi, qi) = (p.index(), p.other().index());
         let k = self.tables.geometry.k();
@@ -587,6 +614,115 @@ impl Position {
         self.side = p;
         // Play stops at the first win, so taking back any move leaves a position without one.
         self.winner = None;
+    }
+
+    /// [`Position::place`] under the exact rule, where a stone also changes the windows it
+    /// flanks. Slower than the freestyle update: every touched window's share of the
+    /// statistics is taken out, the stone put down, and the share put back.
+    fn place_exact(&mut self, sq: Square) {
+        let p = self.side;
+        let pi = p.index();
+        let k = self.tables.geometry.k();
+        let tables = Arc::clone(&self.tables);
+        for &l in tables.cell_lines[sq].iter().chain(&tables.flank_lines[sq]) {
+            self.line_share(l as usize, false);
+        }
+        self.stones[pi].insert(sq);
+        self.empty.remove(sq);
+        for &l in &tables.cell_lines[sq] {
+            self.line_counts[l as usize][pi] += 1;
+        }
+        for &l in &tables.flank_lines[sq] {
+            self.flank_counts[l as usize][pi] += 1;
+        }
+        for &l in tables.cell_lines[sq].iter().chain(&tables.flank_lines[sq]) {
+            self.line_share(l as usize, true);
+        }
+        for &l in &tables.cell_lines[sq] {
+            let l = l as usize;
+            if self.line_counts[l][pi] as usize == k && self.flank_counts[l][pi] == 0 {
+                self.winner = Some(p);
+            }
+        }
+        self.finish_place(sq, p);
+    }
+
+    fn unplace_exact(&mut self, sq: Square) {
+        let p = self.side.other();
+        let pi = p.index();
+        let tables = Arc::clone(&self.tables);
+        for &l in tables.cell_lines[sq].iter().chain(&tables.flank_lines[sq]) {
+            self.line_share(l as usize, false);
+        }
+        self.stones[pi].remove(sq);
+        self.empty.insert(sq);
+        for &l in &tables.cell_lines[sq] {
+            self.line_counts[l as usize][pi] -= 1;
+        }
+        for &l in &tables.flank_lines[sq] {
+            self.flank_counts[l as usize][pi] -= 1;
+        }
+        for &l in tables.cell_lines[sq].iter().chain(&tables.flank_lines[sq]) {
+            self.line_share(l as usize, true);
+        }
+        self.weight_sum[pi] -= tables.weights[sq];
+        self.key ^= tables.zobrist[sq][pi];
+        for (key, perm) in self.sym_keys.iter_mut().zip(&tables.symmetries) {
+            *key ^= tables.zobrist[perm[sq]][pi];
+        }
+        self.side = p;
+        self.winner = None;
+    }
+
+    /// Adds (or takes out) window `l`'s share of the histogram, the dead count and the
+    /// threats, as the window's counts and the empty cells stand now.
+    fn line_share(&mut self, l: usize, add: bool) {
+        let tables = &*self.tables;
+        let k = tables.geometry.k();
+        let mut open_for_any = false;
+        for p in [Player::X, Player::O] {
+            if !self.line_open(l, p) {
+                continue;
+            }
+            open_for_any = true;
+            let pi = p.index();
+            let c = self.line_counts[l][pi] as usize;
+            if add {
+                self.hist[pi][c] += 1;
+            } else {
+                self.hist[pi][c] -= 1;
+            }
+            if c + 1 == k
+                && let Some(e) = tables.line_masks[l].and(self.empty).first()
+            {
+                if add {
+                    add_threat(&mut self.threat_counts, &mut self.threats, pi, e);
+                } else {
+                    remove_threat(&mut self.threat_counts, &mut self.threats, pi, e);
+                }
+            }
+        }
+        if !open_for_any {
+            if add {
+                self.dead += 1;
+            } else {
+                self.dead -= 1;
+            }
+        }
+    }
+
+    /// The bookkeeping every placed stone shares: weights, keys, side and move list.
+    #[inline]
+    fn finish_place(&mut self, sq: Square, p: Player) {
+        let pi = p.index();
+        let tables = &*self.tables;
+        self.weight_sum[pi] += tables.weights[sq];
+        self.key ^= tables.zobrist[sq][pi];
+        for (key, perm) in self.sym_keys.iter_mut().zip(&tables.symmetries) {
+            *key ^= tables.zobrist[perm[sq]][pi];
+        }
+        self.side = p.other();
+        self.moves.push(sq);
     }
 
     /// The board as a `position board` diagram: ranks from the top, `x`, `o`, `.`.
@@ -657,20 +793,24 @@ mod tests {
         let mut hist = [[0u32; 16]; 2];
         let mut dead = 0;
         let mut threats = [Bits::EMPTY; 2];
-        for m in &t.line_masks {
+        let exact = t.geometry.exact();
+        for (m, f) in t.line_masks.iter().zip(&t.line_flanks) {
             let c = [
                 m.and(p.stones[0]).count() as usize,
                 m.and(p.stones[1]).count() as usize,
             ];
+            let flanked = |pl: usize| exact && !f.and(p.stones[pl]).is_empty();
+            let mut open_for_any = false;
             for pl in 0..2 {
-                if c[1 - pl] == 0 {
+                if c[1 - pl] == 0 && !flanked(pl) {
+                    open_for_any = true;
                     hist[pl][c[pl]] += 1;
                     if c[pl] + 1 == k {
                         threats[pl] = threats[pl].or(m.and(p.empty));
                     }
                 }
             }
-            if c[0] > 0 && c[1] > 0 {
+            if !open_for_any {
                 dead += 1;
             }
         }
@@ -678,7 +818,7 @@ mod tests {
         assert_eq!(p.dead, dead);
         assert_eq!(p.threats, threats, "{p:?}");
         for &m in p.moves() {
-            fresh.make(m);
+            fresh.place(m);
         }
         assert_eq!(fresh.key, p.key);
         assert_eq!(fresh.sym_keys, p.sym_keys);
@@ -686,7 +826,7 @@ mod tests {
             let mut image = Position::new(Arc::clone(t));
             let img: Vec<Square> = p.moves().iter().map(|&m| perm[m]).collect();
             for m in img {
-                image.make(m);
+                image.place(m);
             }
             assert_eq!(image.key, p.sym_keys[s]);
         }
@@ -702,17 +842,23 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for (c, r, k) in [
-            (3, 3, 3),
-            (5, 5, 5),
-            (4, 4, 3),
-            (7, 5, 4),
-            (1, 6, 2),
-            (3, 3, 1),
-            (6, 6, 2),
+        for (c, r, k, exact) in [
+            (3, 3, 3, false),
+            (5, 5, 5, false),
+            (4, 4, 3, false),
+            (7, 5, 4, false),
+            (1, 6, 2, false),
+            (3, 3, 1, false),
+            (6, 6, 2, false),
+            (4, 4, 3, true),
+            (7, 5, 4, true),
+            (1, 9, 2, true),
+            (6, 6, 2, true),
+            (9, 9, 3, true),
         ] {
+            let t = Tables::new(Geometry::new(c, r, k).unwrap().with_exact(exact));
             for _ in 0..50 {
-                let mut p = Position::new(tables(c, r, k));
+                let mut p = Position::new(Arc::clone(&t));
                 let initial = p.clone();
                 while p.outcome().is_none() {
                     let empties: Vec<_> = p.empty().iter().collect();
@@ -750,6 +896,75 @@ mod tests {
             assert_eq!(p.winner(), Some(Player::X));
             assert_eq!(p.play(5), Err(MoveError::GameOver(Outcome::Win(Player::X))));
         }
+    }
+
+    /// Plays `moves` (X first) on a 9x2 board with k=4: its only windows run along the ranks,
+    /// starting at files a to f (windows 0 to 5 on rank 1, 6 to 11 on rank 2).
+    fn two_ranks(exact: bool, moves: &[Square]) -> Position {
+        let t = Tables::new(Geometry::new(9, 2, 4).unwrap().with_exact(exact));
+        Position::from_moves(t, moves).unwrap()
+    }
+
+    #[test]
+    fn overlines_win_only_in_freestyle() {
+        // x: a1 b1 c1 e1; o: a2 c2 e2 g2 (no threats). d1 makes five in a row.
+        for exact in [false, true] {
+            let mut p = two_ranks(exact, &[0, 9, 1, 11, 2, 13, 4, 15]);
+            assert_eq!(p.threats(Player::X).contains(3), !exact);
+            p.play(3).unwrap();
+            assert_eq!(p.winner(), (!exact).then_some(Player::X), "exact {exact}");
+            assert_eq!(p.outcome().is_some(), !exact);
+        }
+        // x a1 b1 c1 with o on e1: d1 makes exactly four, a win under both rules.
+        for exact in [false, true] {
+            let mut p = two_ranks(exact, &[0, 4, 1, 9, 2, 11]);
+            assert!(p.threats(Player::X).contains(3));
+            p.play(3).unwrap();
+            assert_eq!(p.winner(), Some(Player::X));
+        }
+    }
+
+    #[test]
+    fn own_stones_beyond_a_window_close_it_under_the_exact_rule() {
+        // x a1 c1, o i1: window b1-e1 is flanked by x's a1.
+        let p = two_ranks(true, &[0, 8, 2]);
+        assert!(!p.line_open(1, Player::X));
+        assert!(p.line_open(2, Player::X));
+        assert!(!p.line_open(1, Player::O));
+        assert!(p.line_open(3, Player::O) && !p.line_open(4, Player::O));
+        let free = two_ranks(false, &[0, 8, 2]);
+        assert!(free.line_open(1, Player::X));
+    }
+
+    #[test]
+    fn diagrams_with_overlines_under_the_exact_rule() {
+        let t = Tables::new(Geometry::new(9, 2, 4).unwrap().with_exact(true));
+        let row = |s: &str| -> Vec<Option<Player>> {
+            s.chars()
+                .map(|c| match c {
+                    'x' => Some(Player::X),
+                    'o' => Some(Player::O),
+                    _ => None,
+                })
+                .collect()
+        };
+        // Five x in a row is no win: o is to move and the game goes on.
+        let p = Position::from_diagram(
+            Arc::clone(&t),
+            &[row("o.o.o.o.o"), row("xxxxx...x")],
+            Player::O,
+        )
+        .unwrap();
+        assert_eq!(p.winner(), None);
+        assert_eq!(p.outcome(), None);
+        check_consistent(&p);
+        // Exactly four next to an o stone is a win.
+        let p = Position::from_diagram(
+            Arc::clone(&t),
+            &[row("o.o.o...."), row("xxxxo..x.")],
+            Player::O,
+        );
+        assert_eq!(p.map(|p| p.winner()), Ok(Some(Player::X)));
     }
 
     #[test]

@@ -73,14 +73,13 @@ impl Searcher {
 
 /// The empty squares that give the side to move k-1 stones in an open window (a "four").
 fn fours(pos: &Position) -> Bits {
-    let us = pos.side_to_move().index();
+    let us = pos.side_to_move();
     let k = pos.geometry().k();
     let tables = pos.tables();
     let empty = pos.empty();
     let mut out = Bits::EMPTY;
     for l in 0..tables.line_count() {
-        let c = pos.line_count(l);
-        if c[us] as usize == k - 2 && c[1 - us] == 0 {
+        if pos.line_count(l)[us.index()] as usize == k - 2 && pos.line_open(l, us) {
             out = out.or(tables.line_masks[l].and(empty));
         }
     }

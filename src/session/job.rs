@@ -20,6 +20,10 @@ pub enum Job {
         settings: Settings,
         rng: Box<StdRng>,
         start: Instant,
+        /// How squares are written.
+        notation: Notation,
+        /// Proven draws as `cp 0` (UCI forms only) rather than `draw`.
+        uci_scores: bool,
     },
     Perft {
         position: Position,
@@ -46,7 +50,10 @@ pub fn spawn(
     std::thread::spawn(move || {
         let mut searcher = searcher;
         let out = events.clone();
-        let is_search = matches!(job, Job::Search { .. });
+        let owed_bestmove = match &job {
+            Job::Search { notation, .. } => Some(*notation),
+            _ => None,
+        };
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run(job, &mut searcher, &stop, &out)
         }));
@@ -58,8 +65,8 @@ pub fn spawn(
                     "internal error in the running job; its results were discarded".into(),
                 )];
                 // A go is still owed its bestmove.
-                if is_search {
-                    r.push(Reply::BestMove(None, Notation::Plain));
+                if let Some(notation) = owed_bestmove {
+                    r.push(Reply::BestMove(None, notation));
                 }
                 r
             }
@@ -81,6 +88,8 @@ fn run(
             settings,
             mut rng,
             start,
+            notation,
+            uci_scores,
         } => {
             let geometry = position.geometry();
             let control = Control {
@@ -88,8 +97,8 @@ fn run(
                 start,
             };
             let mut report = |it: &Iteration| {
-                let line = info_line(it, |sq| square_text(geometry, sq));
-                let _ = out.send(Event::Output(Reply::Info(line, Notation::Plain)));
+                let line = info_line(it, |sq| square_text(geometry, sq), uci_scores);
+                let _ = out.send(Event::Output(Reply::Info(line, notation)));
             };
             let result = searcher.search(
                 &position,
@@ -101,7 +110,7 @@ fn run(
             );
             vec![Reply::BestMove(
                 result.best.map(|sq| square_text(geometry, sq)),
-                Notation::Plain,
+                notation,
             )]
         }
         Job::Perft {
@@ -186,8 +195,12 @@ fn describe(value: Value) -> String {
     }
 }
 
-/// The `info` line of a completed iteration.
-pub fn info_line(it: &Iteration, name: impl Fn(usize) -> crate::protocol::SquareText) -> InfoLine {
+/// The `info` line of a completed iteration; with `uci_scores`, a proven draw is `cp 0`.
+pub fn info_line(
+    it: &Iteration,
+    name: impl Fn(usize) -> crate::protocol::SquareText,
+    uci_scores: bool,
+) -> InfoLine {
     let micros = it.elapsed.as_micros().max(1);
     InfoLine {
         depth: it.depth,
@@ -196,6 +209,7 @@ pub fn info_line(it: &Iteration, name: impl Fn(usize) -> crate::protocol::Square
             Value::Heuristic(cp) => Score::Cp(cp),
             Value::Win(n) => Score::Mate(n as i32),
             Value::Loss(n) => Score::Mate(-(n as i32)),
+            Value::Draw if uci_scores => Score::Cp(0),
             Value::Draw => Score::Draw,
         },
         nodes: it.nodes,

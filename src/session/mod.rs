@@ -16,9 +16,9 @@ mod options;
 mod show;
 
 pub use input::{Input, MAX_LINE_BYTES, read_line};
-pub use options::{Change, OptionError, Options};
+pub use options::{Change, OptionError, Options, Variant};
 
-use crate::protocol::{self, Command, GoParams, Notation, PositionSpec, Reply, SquareText};
+use crate::protocol::{self, Command, GoParams, PositionSpec, Reply, SquareText};
 use crate::rules::{Geometry, Outcome, Player, Position, Square, Tables};
 use crate::search::{Limits, Searcher, time};
 use job::{Job, JobEnd};
@@ -248,10 +248,19 @@ impl<W: Write> Session<W> {
         let tables = match geometry {
             None => Arc::clone(self.position.tables()),
             Some((c, r, k)) => match Geometry::new(c, r, k) {
-                Ok(g) => Tables::new(g),
+                Ok(g) => {
+                    // A board of one's own choosing is kinrow's game, not a UCI variant.
+                    self.options.variant = None;
+                    Tables::new(g.with_exact(self.options.exact))
+                }
                 Err(e) => return self.error(format!("newgame: {e}")),
             },
         };
+        self.start_game(tables);
+    }
+
+    /// Starts a game on the empty board of `tables`, with a fresh table and random stream.
+    fn start_game(&mut self, tables: Arc<Tables>) {
         self.position = Position::new(tables);
         self.rng = seeded(self.options.seed);
         if let State::Idle(searcher) = &mut self.state {
@@ -289,6 +298,17 @@ impl<W: Write> Session<W> {
             }
             Change::Eval(kind) => self.options.eval = kind,
             Change::RandomTieBreak(on) => self.options.random_tie_break = on,
+            // The rules changed: the old game (and every table entry) is void.
+            Change::Rule(exact) => {
+                self.options.exact = exact;
+                let g = self.position.geometry().with_exact(exact);
+                self.start_game(Tables::new(g));
+            }
+            Change::Variant(v) => {
+                self.options.variant = Some(v);
+                self.options.exact = v.geometry().exact();
+                self.start_game(Tables::new(v.geometry()));
+            }
         }
     }
 
@@ -299,7 +319,7 @@ impl<W: Write> Session<W> {
                 Outcome::Draw => "game over: draw, the board is full".to_string(),
             };
             self.emit(Reply::InfoString(why));
-            self.emit(Reply::BestMove(None, Notation::Plain));
+            self.emit(Reply::BestMove(None, self.options.notation()));
             return;
         }
         let start = Instant::now();
@@ -314,6 +334,8 @@ impl<W: Write> Session<W> {
             },
             rng,
             start,
+            notation: self.options.notation(),
+            uci_scores: self.options.uci_scores(),
         });
     }
 

@@ -2,13 +2,56 @@
 //! them.
 
 use crate::eval::EvalKind;
-use crate::protocol::{OptionKind, OptionSpec};
+use crate::protocol::{Notation, OptionKind, OptionSpec};
+use crate::rules::Geometry;
 use std::fmt;
 
 /// Hash table size limits, in MB.
 pub const HASH_MIN: i64 = 1;
 pub const HASH_MAX: i64 = 65536;
 pub const HASH_DEFAULT: i64 = 16;
+
+/// The games cutechess knows by name, selected with `setoption name UCI_Variant`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// 3x3, three in a row.
+    TicTacToe,
+    /// 15x15, five or more in a row.
+    GomokuFreestyle,
+    /// 15x15, exactly five in a row (six or more do not win).
+    Gomoku,
+}
+
+impl Variant {
+    /// Every variant, in the order `uci` lists them.
+    pub const ALL: [Variant; 3] = [
+        Variant::TicTacToe,
+        Variant::GomokuFreestyle,
+        Variant::Gomoku,
+    ];
+
+    /// The name cutechess uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::TicTacToe => "tictactoe",
+            Variant::GomokuFreestyle => "gomokufreestyle",
+            Variant::Gomoku => "gomoku",
+        }
+    }
+
+    /// The board and rule of the variant.
+    pub fn geometry(self) -> Geometry {
+        let (side, k, exact) = match self {
+            Variant::TicTacToe => (3, 3, false),
+            Variant::GomokuFreestyle => (15, 5, false),
+            Variant::Gomoku => (15, 5, true),
+        };
+        // In range by construction; the fallback is never taken.
+        Geometry::new(side, side, k)
+            .unwrap_or_default()
+            .with_exact(exact)
+    }
+}
 
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,6 +61,10 @@ pub struct Options {
     pub seed: u64,
     pub eval: EvalKind,
     pub random_tie_break: bool,
+    /// The `Rule` option: only exactly k in a row wins.
+    pub exact: bool,
+    /// The UCI variant last selected, until `newgame` with a board size.
+    pub variant: Option<Variant>,
 }
 
 impl Default for Options {
@@ -27,7 +74,26 @@ impl Default for Options {
             seed: 0,
             eval: EvalKind::default(),
             random_tie_break: true,
+            exact: false,
+            variant: None,
         }
+    }
+}
+
+impl Options {
+    /// How replies write squares: as drops (`P@b2`) while a UCI variant is selected, since
+    /// cutechess takes a bare `b2` for an illegal move; plain otherwise.
+    pub fn notation(&self) -> Notation {
+        match self.variant {
+            Some(_) => Notation::Drop,
+            None => Notation::Plain,
+        }
+    }
+
+    /// Whether scores take only the UCI forms (`cp`, `mate`; a proven draw is `cp 0`), as
+    /// cutechess expects while a UCI variant is selected.
+    pub fn uci_scores(&self) -> bool {
+        self.variant.is_some()
     }
 }
 
@@ -39,6 +105,9 @@ pub enum Change {
     Seed(u64),
     Eval(EvalKind),
     RandomTieBreak(bool),
+    /// `Rule`: `true` for exact.
+    Rule(bool),
+    Variant(Variant),
 }
 
 /// Why a `setoption` was refused.
@@ -127,6 +196,22 @@ pub fn specs() -> Vec<OptionSpec> {
                 default: defaults.random_tie_break,
             },
         },
+        OptionSpec {
+            name: "Rule".into(),
+            kind: OptionKind::Combo {
+                default: rule_name(defaults.exact).into(),
+                vars: vec![rule_name(false).into(), rule_name(true).into()],
+            },
+        },
+        // cutechess plays its tictactoe and gomoku variants only with engines that list them
+        // here, with these exact names.
+        OptionSpec {
+            name: "UCI_Variant".into(),
+            kind: OptionKind::Combo {
+                default: Variant::TicTacToe.name().into(),
+                vars: Variant::ALL.iter().map(|v| v.name().into()).collect(),
+            },
+        },
     ]
 }
 
@@ -164,6 +249,20 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
                 None
             }
         })
+    } else if name_is("Rule") {
+        ("Rule", |v| {
+            [false, true]
+                .into_iter()
+                .find(|&exact| v.eq_ignore_ascii_case(rule_name(exact)))
+                .map(Change::Rule)
+        })
+    } else if name_is("UCI_Variant") {
+        ("UCI_Variant", |v| {
+            Variant::ALL
+                .into_iter()
+                .find(|variant| v.eq_ignore_ascii_case(variant.name()))
+                .map(Change::Variant)
+        })
     } else {
         return Err(OptionError::Unknown(name.to_string()));
     };
@@ -187,8 +286,15 @@ fn plain_number(v: &str) -> Option<u64> {
     }
 }
 
+/// The `Rule` option's values.
+fn rule_name(exact: bool) -> &'static str {
+    if exact { "exact" } else { "freestyle" }
+}
+
 fn expected(option: &str) -> String {
     match option {
+        "Rule" => "freestyle or exact".into(),
+        "UCI_Variant" => format!("one of {}", Variant::ALL.map(|v| v.name()).join(", ")),
         "Hash" => format!("a whole number of MB from {HASH_MIN} to {HASH_MAX}"),
         "Seed" => format!("a whole number from 0 to {}", i64::MAX),
         "Eval" => format!("one of {}", EvalKind::ALL.map(|k| k.name()).join(", ")),
@@ -237,6 +343,27 @@ mod tests {
             parse_change("Clear Hash", Some("x")),
             Err(OptionError::UnexpectedValue("Clear Hash"))
         );
+        assert_eq!(parse_change("rule", Some("Exact")), Ok(Change::Rule(true)));
+        assert_eq!(
+            parse_change("UCI_Variant", Some("gomoku")),
+            Ok(Change::Variant(Variant::Gomoku))
+        );
+        assert_eq!(
+            parse_change("uci_variant", Some("TicTacToe")),
+            Ok(Change::Variant(Variant::TicTacToe))
+        );
+        assert_eq!(
+            parse_change("UCI_Variant", Some("chess"))
+                .unwrap_err()
+                .to_string(),
+            "setoption: UCI_Variant must be one of tictactoe, gomokufreestyle, gomoku, got 'chess'"
+        );
+        assert_eq!(
+            parse_change("Rule", Some("renju")).unwrap_err().to_string(),
+            "setoption: Rule must be freestyle or exact, got 'renju'"
+        );
+        assert_eq!(Variant::Gomoku.geometry().to_string(), "15x15 k=5 exact");
+        assert_eq!(Variant::TicTacToe.geometry(), Geometry::default());
         let e = parse_change("Eval", Some("best")).unwrap_err().to_string();
         assert_eq!(
             e,

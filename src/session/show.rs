@@ -45,12 +45,8 @@ pub fn diagram(pos: &Position) -> Vec<String> {
         1 => "1 stone".to_string(),
         n => format!("{n} stones"),
     };
-    lines.push(format!(
-        "game {}x{} k={}, {stones}, {state}",
-        g.columns(),
-        g.rows(),
-        g.k()
-    ));
+    // `15x15 k=5`, and ` exact` under the exact rule.
+    lines.push(format!("game {g}, {stones}, {state}"));
     lines.push(format!(
         "position board {} {}",
         pos.diagram(),

@@ -33,6 +33,8 @@ pub struct Oracle {
     pub columns: usize,
     pub rows: usize,
     pub k: usize,
+    /// Only exactly k in a row wins (an overline does not).
+    pub exact: bool,
     memo: HashMap<u64, i32, BuildHasherDefault<KeyHasher>>,
     /// Every window of k cells (computed here, not taken from the engine).
     windows: Vec<Vec<usize>>,
@@ -83,10 +85,17 @@ impl Oracle {
             columns,
             rows,
             k,
+            exact: false,
             memo: HashMap::default(),
             windows,
             symmetries,
         }
+    }
+
+    /// The same board under the exact rule: only a run of exactly k wins.
+    pub fn exact(mut self) -> Oracle {
+        self.exact = true;
+        self
     }
 
     /// The smallest key over the board's symmetric images: symmetric positions have the same
@@ -120,7 +129,8 @@ impl Oracle {
             .fold(0, |k, (i, &c)| k | (c as u64) << (2 * i))
     }
 
-    /// Whether the stone just placed on `sq` makes k in a row.
+    /// Whether the stone just placed on `sq` makes k in a row (exactly k under the exact
+    /// rule), counting the whole run through it in each direction.
     pub fn wins_at(&self, cells: &[u8], sq: usize) -> bool {
         let me = cells[sq];
         let (f0, r0) = ((sq % self.columns) as i32, (sq / self.columns) as i32);
@@ -139,7 +149,7 @@ impl Oracle {
                     r += sign * dr;
                 }
             }
-            if run >= self.k {
+            if run == self.k || (run > self.k && !self.exact) {
                 return true;
             }
         }

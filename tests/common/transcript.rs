@@ -6,7 +6,17 @@
 //! Timing values (the number after `time` and after `nps`) are masked on both sides, a `*`
 //! token in an expected line matches any one token, and a `*` inside a token matches one or
 //! more characters (`*,*` is any Gomocup move, but not `OK`).
+//!
+//! For searches under a clock, whose length depends on the machine, two more devices:
+//! - `< ...` skips any number (zero included) of `info depth` lines before the next expected
+//!   line;
+//! - a `$name` token in an expected line matches any one token and remembers it; `$name` in a
+//!   later `>` line is replaced by it (as cutechess repeats the engine's own moves back to it
+//!   in the next `position` command). A second `$name` in an expected line must match the
+//!   remembered token. Text before the `$` must match literally: `P@$m` matches `P@h8` and
+//!   binds `m` to `h8`.
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -113,9 +123,31 @@ fn normalise(line: &str) -> Vec<String> {
     out
 }
 
-fn matches(expected: &str, actual: &str) -> bool {
+/// Whether `actual` matches `expected`, binding its `$name` tokens in `vars` if so.
+fn matches(expected: &str, actual: &str, vars: &mut HashMap<String, String>) -> bool {
     let (e, a) = (normalise(expected), normalise(actual));
-    e.len() == a.len() && e.iter().zip(&a).all(|(e, a)| e == "*" || glob(e, a))
+    if e.len() != a.len() {
+        return false;
+    }
+    let mut bound = vars.clone();
+    for (e, a) in e.iter().zip(&a) {
+        if let Some((prefix, name)) = e.split_once('$') {
+            let Some(value) = a.strip_prefix(prefix).filter(|v| !v.is_empty()) else {
+                return false;
+            };
+            match bound.get(name) {
+                Some(v) if v != value => return false,
+                Some(_) => {}
+                None => {
+                    bound.insert(name.to_string(), value.to_string());
+                }
+            }
+        } else if e != "*" && !glob(e, a) {
+            return false;
+        }
+    }
+    *vars = bound;
+    true
 }
 
 /// Whether `actual` matches `pattern`, in which each `*` stands for one or more characters.
@@ -136,14 +168,32 @@ fn glob(pattern: &str, actual: &str) -> bool {
     }
 }
 
-/// Runs one transcript against the engine started with no arguments; `name` labels failures.
-pub fn replay(name: &str, text: &str) {
-    replay_with_args(&[], name, text);
+/// A command line with its `$name` tokens replaced by what they were bound to.
+fn substitute(name: &str, lineno: usize, cmd: &str, vars: &HashMap<String, String>) -> String {
+    cmd.split(' ')
+        .map(|tok| match tok.split_once('$') {
+            Some((prefix, var)) => {
+                let value = vars
+                    .get(var)
+                    .unwrap_or_else(|| panic!("{name}:{lineno}: ${var} is not bound yet"));
+                format!("{prefix}{value}")
+            }
+            None => tok.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// Runs one transcript against `kinrow ARGS...`; `name` labels failures.
+/// Runs one transcript against `kinrow` started with no arguments; `name` labels failures.
+pub fn replay(name: &str, text: &str) {
+    replay_with_args(&[], name, text)
+}
+
+/// Runs one transcript against `kinrow` started with `args`.
 pub fn replay_with_args(args: &[&str], name: &str, text: &str) {
     let mut engine = Engine::start(args);
+    let mut vars = HashMap::new();
+    let mut skipping = false;
     let mut lineno = 0;
     for raw in text.lines() {
         lineno += 1;
@@ -151,15 +201,23 @@ pub fn replay_with_args(args: &[&str], name: &str, text: &str) {
             .strip_prefix("> ")
             .or(raw.strip_prefix(">").filter(|r| r.is_empty()))
         {
-            engine.send(cmd);
+            engine.send(&substitute(name, lineno, cmd, &vars));
+        } else if raw == "< ..." {
+            skipping = true;
         } else if let Some(want) = raw.strip_prefix("< ") {
-            match engine.recv() {
-                Some(got) => assert!(
-                    matches(want, &got),
+            loop {
+                let Some(got) = engine.recv() else {
+                    panic!("{name}:{lineno}: expected '{want}', got nothing");
+                };
+                if matches(want, &got, &mut vars) {
+                    break;
+                }
+                assert!(
+                    skipping && got.starts_with("info depth "),
                     "{name}:{lineno}: expected\n  {want}\ngot\n  {got}"
-                ),
-                None => panic!("{name}:{lineno}: expected '{want}', got nothing"),
+                );
             }
+            skipping = false;
         }
     }
     let (rest, ok, stderr) = engine.finish();
