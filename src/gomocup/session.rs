@@ -98,25 +98,36 @@ enum Block {
 /// The rules as `INFO` set them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Rules {
-    /// The `rule` bit mask.
+    /// The `rule` bit mask: bit 1 (exactly five) is played, the others are not supported.
     rule: u32,
     /// Stones in a row to win.
     k: u32,
 }
 
 impl Rules {
+    /// Whether only exactly k in a row wins (rule bit 1).
+    fn exact(self) -> bool {
+        self.rule & 1 != 0
+    }
+
     /// The geometry of a `width` x `height` board under these rules.
     fn geometry(self, width: u32, height: u32) -> Result<Geometry, GeometryError> {
-        Geometry::new(width, height, self.k)
+        Geometry::new(width, height, self.k).map(|g| g.with_exact(self.exact()))
+    }
+
+    /// What wins, for messages.
+    fn describe(self) -> String {
+        if self.exact() {
+            format!("exactly {} in a row wins", self.k)
+        } else {
+            format!("{} or more in a row wins", self.k)
+        }
     }
 
     /// What of the `rule` mask kinrow cannot play, as a message for the manager's user.
     fn unsupported(self) -> Option<String> {
         let rule = self.rule;
         let mut missing: Vec<String> = Vec::new();
-        if rule & 1 != 0 {
-            missing.push("exactly five (1)".into());
-        }
         if rule & 2 != 0 {
             missing.push("continuous game (2)".into());
         }
@@ -133,9 +144,9 @@ impl Rules {
             return None;
         }
         Some(format!(
-            "INFO rule {rule}: kinrow does not support {}; it plays freestyle: {} or more in a row wins",
+            "INFO rule {rule}: kinrow does not support {} and plays without: {}",
             missing.join(", "),
-            self.k
+            self.describe()
         ))
     }
 }
@@ -614,8 +625,8 @@ impl<W: Write> Session<W> {
         }
         if !game.board.is_empty() {
             self.notices.push(format!(
-                "{command}: the game in progress keeps {} in a row; the new rules apply from the next game",
-                old.k
+                "{command}: the game in progress keeps its rules ({}); the new ones apply from the next game",
+                old.describe()
             ));
             return;
         }
@@ -624,8 +635,8 @@ impl<W: Write> Session<W> {
             Err(e) => {
                 let why = unplayable(width, height, rules.k, e);
                 self.notices.push(format!(
-                    "{command}: {why}; this game keeps {} in a row",
-                    old.k
+                    "{command}: {why}; this game keeps its rules ({})",
+                    old.describe()
                 ));
             }
         }
