@@ -485,6 +485,19 @@ fn yxstop_cuts_a_search_short() {
     let mut board = Board::new(15, 15);
     board.cells[7 * 15 + 7] = 2;
     board.brain_plays(&reply);
+    // STOP (as pygomo sends it) does the same.
+    let t = Instant::now();
+    e.send("TURN 0,0");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("STOP");
+    let reply = e.recv().expect("a move after STOP");
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "took {:?}",
+        t.elapsed()
+    );
+    board.cells[0] = 2;
+    board.brain_plays(&reply);
     // A YXSTOP with nothing to stop gets no reply; the next command is answered as usual.
     e.send("YXSTOP");
     e.send("ABOUT");

@@ -76,7 +76,7 @@ pub enum Command {
     /// `TAKEBACK x,y`: remove the stone on this square.
     Takeback(Coord),
     /// `YXSTOP` (an extension from Yixin that c-gomoku-cli sends when a brain overruns its
-    /// time): stop thinking and answer the best move found so far.
+    /// time), or `STOP`: stop thinking and answer the best move found so far.
     Stop,
 }
 
@@ -384,7 +384,7 @@ fn trim(line: &str) -> &str {
 }
 
 /// `command = start | rectstart | "RESTART" | "BEGIN" | turn | play | "BOARD" | "SWAP2BOARD"
-///          | "DONE" | info | "END" | "ABOUT" | takeback | "YXSTOP"`
+///          | "DONE" | info | "END" | "ABOUT" | takeback | "YXSTOP" | "STOP"`
 fn command(keyword: &str, args: &str) -> Result<Command, ParseError> {
     let is = |name: &str| keyword.eq_ignore_ascii_case(name);
     if is("START") {
@@ -413,8 +413,9 @@ fn command(keyword: &str, args: &str) -> Result<Command, ParseError> {
         bare(Command::End, args)
     } else if is("ABOUT") {
         bare(Command::About, args)
-    } else if is("YXSTOP") {
-        bare(Command::Stop, args)
+    } else if is("YXSTOP") || is("STOP") {
+        // pygomo's managers send the plain STOP.
+        bare(Command::Stop, args).map_err(|e| renamed(e, keyword))
     } else {
         Err(ParseError {
             command: None,
@@ -423,6 +424,14 @@ fn command(keyword: &str, args: &str) -> Result<Command, ParseError> {
             },
         })
     }
+}
+
+/// The error of `YXSTOP` for its alias `STOP`, under the name the line used.
+fn renamed(mut e: ParseError, keyword: &str) -> ParseError {
+    if keyword.eq_ignore_ascii_case("STOP") {
+        e.command = Some("STOP");
+    }
+    e
 }
 
 /// A command without arguments: nothing may follow it.
@@ -607,6 +616,7 @@ mod tests {
         assert_eq!(ok("END"), Command::End);
         assert_eq!(ok("ABOUT"), Command::About);
         assert_eq!(ok("YXSTOP"), Command::Stop);
+        assert_eq!(ok("stop"), Command::Stop);
     }
 
     #[test]
@@ -767,6 +777,7 @@ mod tests {
         assert_eq!(err("END now"), "END: expected end of line, got 'now'");
         assert_eq!(err("ABOUT me"), "ABOUT: expected end of line, got 'me'");
         assert_eq!(err("YXSTOP 1"), "YXSTOP: expected end of line, got '1'");
+        assert_eq!(err("STOP now"), "STOP: expected end of line, got 'now'");
         assert_eq!(err("INFO"), "INFO: expected a key and a value, got nothing");
         assert_eq!(
             err("INFO timeout_turn"),
