@@ -1,5 +1,5 @@
 //! `kinrow gomocup`, the Gomocup brain, through the real binary: the golden transcripts
-//! (fixtures/gomocup/), the time limits, legal
+//! (fixtures/gomocup/ and the ```gomocup blocks of protocol.md), the time limits, legal
 //! replies in whole games, and hostile input.
 //!
 //! The tests of this file take turns (see [`serial`]): the timing tests measure the brain's
@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::transcript::{Engine, replay_with_args};
+use common::transcript::{Engine, markdown_blocks_tagged, replay_with_args};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
@@ -38,6 +38,18 @@ fn fixture_transcripts() {
     for f in files {
         let text = std::fs::read_to_string(&f).expect("readable transcript");
         replay_with_args(ARGS, &f.display().to_string(), &text);
+    }
+}
+
+#[test]
+fn protocol_md_examples() {
+    let _turn = serial();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
+    let text = std::fs::read_to_string(&path).expect("protocol.md exists");
+    let blocks = markdown_blocks_tagged(&text, "gomocup");
+    assert!(blocks.len() >= 6, "protocol.md has its Gomocup examples");
+    for (line, block) in blocks {
+        replay_with_args(ARGS, &format!("protocol.md:{line}"), &block);
     }
 }
 
