@@ -436,6 +436,42 @@ fn garbage_never_kills_the_brain() {
 }
 
 #[test]
+fn info_problems_are_listed_up_to_twenty() {
+    let _turn = serial();
+    let mut e = Engine::start(ARGS);
+    e.send("START 15");
+    expect(&mut e, "OK");
+    e.send("INFO timeout_turn 0");
+    let mut script = String::new();
+    for i in 0..100_000 {
+        script.push_str(&format!("INFO time_left t{i}\n"));
+    }
+    e.send_raw(script.as_bytes());
+    e.send("BEGIN");
+    for i in 0..20 {
+        expect(
+            &mut e,
+            &format!(
+                "MESSAGE INFO time_left: expected a whole number of milliseconds (negative once \
+                 the time has run out), got 't{i}'; the setting was not changed"
+            ),
+        );
+    }
+    expect(
+        &mut e,
+        "MESSAGE and 99980 more INFO problems like these, not listed",
+    );
+    let mut board = Board::new(15, 15);
+    board.brain_plays(&e.recv().expect("the move"));
+    // Told once: the next move has no notices.
+    e.send("TURN 0,0");
+    board.cells[0] = 2;
+    board.brain_plays(&e.recv().expect("the move"));
+    e.send("END");
+    finish(e);
+}
+
+#[test]
 fn end_during_a_search_exits_at_once_without_a_move() {
     let _turn = serial();
     let mut e = Engine::start(ARGS);

@@ -41,6 +41,9 @@ const SEED: u64 = 0x6b69_6e72_6f77;
 const MAX_PENDING_LINES: usize = 10_000;
 const MAX_PENDING_BYTES: usize = 16 << 20;
 
+/// How many `INFO` problems are listed before the next move; more are only counted.
+const MAX_NOTICES: usize = 20;
+
 /// Everything the session reacts to.
 pub enum Event {
     /// A line (or the end) of the input, and when it arrived.
@@ -169,6 +172,8 @@ pub struct Session<W: Write> {
     /// Problems with `INFO` lines, told (as `MESSAGE`) just before the next move or the
     /// refusal of one: the protocol's managers do not read replies to `INFO`.
     notices: Vec<String>,
+    /// Notices past [`MAX_NOTICES`], counted only.
+    unlisted_notices: u64,
     rng: StdRng,
     /// Set when stdout has failed: nobody reads any more, so the session ends.
     broken: bool,
@@ -200,6 +205,7 @@ impl<W: Write> Session<W> {
             pending: VecDeque::new(),
             pending_bytes: 0,
             notices: Vec::new(),
+            unlisted_notices: 0,
             rng: StdRng::seed_from_u64(SEED),
             broken: false,
         })
@@ -242,7 +248,23 @@ impl<W: Write> Session<W> {
         for notice in std::mem::take(&mut self.notices) {
             self.emit(Reply::Message(notice));
         }
+        if self.unlisted_notices > 0 {
+            let n = std::mem::take(&mut self.unlisted_notices);
+            self.emit(Reply::Message(format!(
+                "and {n} more INFO problems like these, not listed"
+            )));
+        }
         self.emit(reply);
+    }
+
+    /// Keeps a problem with an `INFO` line for the next move's reply; past
+    /// [`MAX_NOTICES`] only counts it, so that memory stays bounded whatever the input.
+    fn notice(&mut self, text: String) {
+        if self.notices.len() < MAX_NOTICES {
+            self.notices.push(text);
+        } else {
+            self.unlisted_notices = self.unlisted_notices.saturating_add(1);
+        }
     }
 
     fn move_error(&mut self, message: String) {
@@ -319,8 +341,7 @@ impl<W: Write> Session<W> {
             None => self.emit(Reply::Unknown(e.to_string())),
             // The manager does not read replies to INFO: tell at the next move.
             Some(c) if c.starts_with("INFO") => {
-                self.notices
-                    .push(format!("{e}; the setting was not changed"));
+                self.notice(format!("{e}; the setting was not changed"));
             }
             Some("BEGIN" | "TURN" | "BOARD" | "PLAY") => self.move_error(e.to_string()),
             Some(_) => self.emit(Reply::Error(e.to_string())),
@@ -579,7 +600,7 @@ impl<W: Write> Session<W> {
             Info::MaxMemory(bytes) => {
                 self.max_memory = bytes;
                 if budget::too_little_memory(bytes) {
-                    self.notices.push(format!(
+                    self.notice(format!(
                         "INFO max_memory {bytes}: kinrow needs about {} MB; it will use a 1 MB table and may exceed the limit",
                         budget::RESERVED_MB + 1
                     ));
@@ -593,7 +614,7 @@ impl<W: Write> Session<W> {
                 if (1..=MAX_SIDE).contains(&k) {
                     self.set_rules(Rules { k, ..self.rules }, format!("INFO kinrow_k {k}"));
                 } else {
-                    self.notices.push(format!(
+                    self.notice(format!(
                         "INFO kinrow_k {k}: k must be 1 to {MAX_SIDE}; it stays {}",
                         self.rules.k
                     ));
@@ -611,7 +632,7 @@ impl<W: Write> Session<W> {
         if let Some(why) = rules.unsupported()
             && rules.rule != self.rules.rule
         {
-            self.notices.push(why);
+            self.notice(why);
         }
         let old = self.rules;
         self.rules = rules;
@@ -624,7 +645,7 @@ impl<W: Write> Session<W> {
             return;
         }
         if !game.board.is_empty() {
-            self.notices.push(format!(
+            self.notice(format!(
                 "{command}: the game in progress keeps its rules ({}); the new ones apply from the next game",
                 old.describe()
             ));
@@ -634,7 +655,7 @@ impl<W: Write> Session<W> {
             Ok(geometry) => game.tables = Tables::new(geometry),
             Err(e) => {
                 let why = unplayable(width, height, rules.k, e);
-                self.notices.push(format!(
+                self.notice(format!(
                     "{command}: {why}; this game keeps its rules ({})",
                     old.describe()
                 ));
@@ -653,20 +674,24 @@ impl<W: Write> Session<W> {
         };
         // The old table goes first, so that the old and the new never count against the
         // limit together.
-        match Searcher::new(1) {
+        let problem = match Searcher::new(1) {
             Ok(small) => {
                 **searcher = small;
-                self.table_mb = 1;
+                match searcher.resize(wanted) {
+                    Ok(()) => {
+                        self.table_mb = wanted;
+                        None
+                    }
+                    Err(e) => {
+                        self.table_mb = 1;
+                        Some(format!("{e}; kinrow uses a 1 MB table"))
+                    }
+                }
             }
-            Err(e) => {
-                return self
-                    .notices
-                    .push(format!("{e}; the table stays {} MB", self.table_mb));
-            }
-        }
-        match searcher.resize(wanted) {
-            Ok(()) => self.table_mb = wanted,
-            Err(e) => self.notices.push(format!("{e}; kinrow uses a 1 MB table")),
+            Err(e) => Some(format!("{e}; the table stays {} MB", self.table_mb)),
+        };
+        if let Some(problem) = problem {
+            self.notice(problem);
         }
     }
 
