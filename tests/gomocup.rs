@@ -472,6 +472,40 @@ fn info_problems_are_listed_up_to_twenty() {
 }
 
 #[test]
+fn a_flood_during_a_search_is_bounded() {
+    let _turn = serial();
+    let mut e = Engine::start(ARGS);
+    e.send("START 15");
+    expect(&mut e, "OK");
+    e.send("INFO timeout_turn 30000");
+    e.send("BEGIN");
+    // 10,000 lines may wait for the search; the rest are refused at once.
+    e.send_raw("ABOUT\n".repeat(25_000).as_bytes());
+    e.send("YXSTOP");
+    let about = "name=\"kinrow\", version=\"0.1.0\", author=\"the kinrow developers\"";
+    let (mut refused, mut answered, mut moves) = (0, 0, 0);
+    while answered < 10_000 {
+        let line = e.recv().expect("the brain keeps answering");
+        if line.starts_with("ERROR 10000 lines are already waiting") {
+            refused += 1;
+        } else if line == about {
+            answered += 1;
+        } else {
+            parse_move(&line);
+            assert_eq!(
+                (refused, answered),
+                (15_000, 0),
+                "the move comes after the refusals"
+            );
+            moves += 1;
+        }
+    }
+    assert_eq!((refused, answered, moves), (15_000, 10_000, 1));
+    e.send("END");
+    finish(e);
+}
+
+#[test]
 fn end_during_a_search_exits_at_once_without_a_move() {
     let _turn = serial();
     let mut e = Engine::start(ARGS);
