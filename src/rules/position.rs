@@ -606,72 +606,63 @@ impl Position {
         }
         self.stones[pi].remove(sq);
         self.empty.insert(sq);
-        self.weight_sum[pi] -= tables.weights[sq];
-        self.key ^= tables.zobrist[sq][pi];
-        for (k, perm) in self.sym_keys.iter_mut().zip(&tables.symmetries) {
-            *k ^= tables.zobrist[perm[sq]][pi];
-        }
+        self.toggle_stone(sq, pi, -1);
         self.side = p;
         // Play stops at the first win, so taking back any move leaves a position without one.
         self.winner = None;
     }
 
     /// [`Position::place`] under the exact rule, where a stone also changes the windows it
-    /// flanks. Slower than the freestyle update: every touched window's share of the
-    /// statistics is taken out, the stone put down, and the share put back.
+    /// flanks.
     fn place_exact(&mut self, sq: Square) {
         let p = self.side;
         let pi = p.index();
+        self.restone_exact(sq, pi, true);
         let k = self.tables.geometry.k();
-        let tables = Arc::clone(&self.tables);
-        for &l in tables.cell_lines[sq].iter().chain(&tables.flank_lines[sq]) {
-            self.line_share(l as usize, false);
-        }
-        self.stones[pi].insert(sq);
-        self.empty.remove(sq);
-        for &l in &tables.cell_lines[sq] {
-            self.line_counts[l as usize][pi] += 1;
-        }
-        for &l in &tables.flank_lines[sq] {
-            self.flank_counts[l as usize][pi] += 1;
-        }
-        for &l in tables.cell_lines[sq].iter().chain(&tables.flank_lines[sq]) {
-            self.line_share(l as usize, true);
-        }
-        for &l in &tables.cell_lines[sq] {
+        let won = self.tables.cell_lines[sq].iter().any(|&l| {
             let l = l as usize;
-            if self.line_counts[l][pi] as usize == k && self.flank_counts[l][pi] == 0 {
-                self.winner = Some(p);
-            }
+            self.line_counts[l][pi] as usize == k && self.flank_counts[l][pi] == 0
+        });
+        if won {
+            self.winner = Some(p);
         }
         self.finish_place(sq, p);
     }
 
     fn unplace_exact(&mut self, sq: Square) {
         let p = self.side.other();
-        let pi = p.index();
-        let tables = Arc::clone(&self.tables);
-        for &l in tables.cell_lines[sq].iter().chain(&tables.flank_lines[sq]) {
-            self.line_share(l as usize, false);
-        }
-        self.stones[pi].remove(sq);
-        self.empty.insert(sq);
-        for &l in &tables.cell_lines[sq] {
-            self.line_counts[l as usize][pi] -= 1;
-        }
-        for &l in &tables.flank_lines[sq] {
-            self.flank_counts[l as usize][pi] -= 1;
-        }
-        for &l in tables.cell_lines[sq].iter().chain(&tables.flank_lines[sq]) {
-            self.line_share(l as usize, true);
-        }
-        self.weight_sum[pi] -= tables.weights[sq];
-        self.key ^= tables.zobrist[sq][pi];
-        for (key, perm) in self.sym_keys.iter_mut().zip(&tables.symmetries) {
-            *key ^= tables.zobrist[perm[sq]][pi];
-        }
+        self.restone_exact(sq, p.index(), false);
+        self.toggle_stone(sq, p.index(), -1);
         self.side = p;
         self.winner = None;
+    }
+
+    /// Puts down (`put`) or takes up a stone of player `pi` under the exact rule, with the
+    /// statistics. Slower than the freestyle update: every touched window's share of the
+    /// statistics is taken out, the stone changed, and the share put back.
+    fn restone_exact(&mut self, sq: Square, pi: usize, put: bool) {
+        let tables = Arc::clone(&self.tables);
+        let touched = || tables.cell_lines[sq].iter().chain(&tables.flank_lines[sq]);
+        for &l in touched() {
+            self.line_share(l as usize, false);
+        }
+        if put {
+            self.stones[pi].insert(sq);
+            self.empty.remove(sq);
+        } else {
+            self.stones[pi].remove(sq);
+            self.empty.insert(sq);
+        }
+        let step = |c: &mut u8| if put { *c += 1 } else { *c -= 1 };
+        for &l in &tables.cell_lines[sq] {
+            step(&mut self.line_counts[l as usize][pi]);
+        }
+        for &l in &tables.flank_lines[sq] {
+            step(&mut self.flank_counts[l as usize][pi]);
+        }
+        for &l in touched() {
+            self.line_share(l as usize, true);
+        }
     }
 
     /// Adds (or takes out) window `l`'s share of the histogram, the dead count and the
@@ -714,15 +705,21 @@ impl Position {
     /// The bookkeeping every placed stone shares: weights, keys, side and move list.
     #[inline]
     fn finish_place(&mut self, sq: Square, p: Player) {
-        let pi = p.index();
+        self.toggle_stone(sq, p.index(), 1);
+        self.side = p.other();
+        self.moves.push(sq);
+    }
+
+    /// Adds (`sign` 1) or takes out (-1) a stone of player `pi` on `sq` in the weight sums
+    /// and the keys (XOR undoes itself, so the keys need no sign).
+    #[inline]
+    fn toggle_stone(&mut self, sq: Square, pi: usize, sign: i32) {
         let tables = &*self.tables;
-        self.weight_sum[pi] += tables.weights[sq];
+        self.weight_sum[pi] += sign * tables.weights[sq];
         self.key ^= tables.zobrist[sq][pi];
         for (key, perm) in self.sym_keys.iter_mut().zip(&tables.symmetries) {
             *key ^= tables.zobrist[perm[sq]][pi];
         }
-        self.side = p.other();
-        self.moves.push(sq);
     }
 
     /// The board as a `position board` diagram: ranks from the top, `x`, `o`, `.`.
