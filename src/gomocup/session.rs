@@ -18,7 +18,7 @@ use super::reply::{ABOUT, Reply};
 use super::think::{self, Think, Thought};
 use crate::rules::{Geometry, GeometryError, MAX_SIDE, Outcome, Position, Tables};
 use crate::search::{Searcher, TableSizeError};
-use crate::session::{Input, MAX_LINE_BYTES, read_line};
+use crate::session::{Input, MAX_LINE_BYTES, spawn_stdin_reader};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::VecDeque;
@@ -831,19 +831,7 @@ fn unplayable(width: u32, height: u32, k: u32, e: GeometryError) -> String {
 pub fn run() -> std::process::ExitCode {
     let (events, inbox): (Sender<Event>, Receiver<Event>) = channel();
     let reader = events.clone();
-    // The reader is not joined: it may sit in a blocking read when the session ends.
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut lock = stdin.lock();
-        loop {
-            let input = read_line(&mut lock);
-            let at = Instant::now();
-            let end = input == Input::End;
-            if reader.send(Event::Input { input, at }).is_err() || end {
-                break;
-            }
-        }
-    });
+    spawn_stdin_reader(move |input, at| reader.send(Event::Input { input, at }).is_ok());
     let stdout = std::io::stdout();
     let mut session = match Session::new(stdout.lock(), events) {
         Ok(s) => s,

@@ -1,6 +1,7 @@
 //! Reading command lines from a byte stream, whatever it holds.
 
 use std::io::{BufRead, ErrorKind};
+use std::time::Instant;
 
 /// Lines longer than this are not kept whole: the rest is skipped and the line reported as
 /// too long, so that a runaway writer cannot make the engine grow without bound.
@@ -17,6 +18,24 @@ pub enum Input {
     TooLong(usize),
     /// End of input (or a read error, which ends input just the same).
     End,
+}
+
+/// Reads stdin on a thread of its own, handing each line, with the time it was read, to
+/// `deliver`, until the end of input (which is delivered too) or until `deliver` returns
+/// `false` (its receiver is gone). The thread is not joined: it may sit in a blocking read
+/// when the program ends.
+pub fn spawn_stdin_reader(mut deliver: impl FnMut(Input, Instant) -> bool + Send + 'static) {
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut lock = stdin.lock();
+        loop {
+            let input = read_line(&mut lock);
+            let end = input == Input::End;
+            if !deliver(input, Instant::now()) || end {
+                break;
+            }
+        }
+    });
 }
 
 /// Reads the next line: up to `\n`; a lone `\r` also ends a line, so CR-only input works.

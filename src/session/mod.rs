@@ -15,7 +15,7 @@ mod job;
 mod options;
 mod show;
 
-pub use input::{Input, MAX_LINE_BYTES, read_line};
+pub use input::{Input, MAX_LINE_BYTES, read_line, spawn_stdin_reader};
 pub use options::{Change, OptionError, Options, Variant};
 
 use crate::protocol::{self, Command, GoParams, PositionSpec, Reply, SquareText};
@@ -380,18 +380,7 @@ impl<W: Write> Session<W> {
 pub fn run() {
     let (events, inbox): (Sender<Event>, Receiver<Event>) = channel();
     let reader_events = events.clone();
-    // The reader thread is not joined: it may sit in a blocking read when the session ends.
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut lock = stdin.lock();
-        loop {
-            let input = read_line(&mut lock);
-            let end = input == Input::End;
-            if reader_events.send(Event::Input(input)).is_err() || end {
-                break;
-            }
-        }
-    });
+    spawn_stdin_reader(move |input, _| reader_events.send(Event::Input(input)).is_ok());
     let stdout = std::io::stdout();
     let mut session = Session::new(stdout.lock(), events);
     while let Ok(event) = inbox.recv() {
