@@ -112,7 +112,7 @@ fn play(variant: &str, engines: &mut [Engine; 2]) -> Report {
         );
         let t0 = Instant::now();
         e.send(&go);
-        let lines = e.recv_until("bestmove");
+        let (lines, best) = e.recv_bestmove();
         let used = t0.elapsed().as_millis() as i64;
         assert!(
             used < clocks[side],
@@ -126,7 +126,6 @@ fn play(variant: &str, engines: &mut [Engine; 2]) -> Report {
             assert!(l.starts_with("info "), "{variant}: unexpected {l}");
             check_info(l);
         }
-        let best = lines[lines.len() - 1].split_whitespace().nth(1).unwrap();
         let name = best
             .strip_prefix("P@")
             .unwrap_or_else(|| panic!("{variant} ply {ply}: '{best}' is not a drop"));

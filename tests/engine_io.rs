@@ -35,14 +35,7 @@ fn isready_is_answered_during_a_search() {
         );
     }
     e.send("stop");
-    let lines = e.recv_until("bestmove");
-    let best = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let (_, best) = e.recv_bestmove();
     assert!(legal_on("15x15", &best) && best != "h8", "{best}");
     e.send("isready");
     assert_eq!(e.recv().as_deref(), Some("readyok"));
@@ -112,14 +105,7 @@ fn tiny_limits_still_give_a_legal_move() {
             "go wtime 0 btime 0",
         ] {
             e.send(go);
-            let lines = e.recv_until("bestmove");
-            let best = lines
-                .last()
-                .unwrap()
-                .split_whitespace()
-                .nth(1)
-                .unwrap()
-                .to_string();
+            let (_, best) = e.recv_bestmove();
             assert!(legal_on(board, &best), "{geometry} {moves} {go}: {best}");
             assert!(
                 !moves.split_whitespace().any(|m| m == best),

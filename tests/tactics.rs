@@ -12,14 +12,7 @@ use common::transcript::Engine;
 fn think(e: &mut Engine, moves: &str) -> (String, String) {
     e.send(&format!("position startpos moves {moves}"));
     e.send("go movetime 100");
-    let lines = e.recv_until("bestmove");
-    let best = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let (lines, best) = e.recv_bestmove();
     let score = lines
         .iter()
         .rev()

@@ -78,6 +78,18 @@ impl Engine {
         self.lines.recv_timeout(LINE_TIMEOUT).ok()
     }
 
+    /// Reads a search's lines up to its `bestmove`; returns them and the move (the token after
+    /// `bestmove`).
+    pub fn recv_bestmove(&mut self) -> (Vec<String>, String) {
+        let lines = self.recv_until("bestmove");
+        let best = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .expect("bestmove names a move")
+            .to_string();
+        (lines, best)
+    }
+
     /// Reads lines until one starts with `prefix`; returns all of them.
     pub fn recv_until(&mut self, prefix: &str) -> Vec<String> {
         let mut out = Vec::new();
