@@ -5,7 +5,9 @@
 //! - [`eval`]: heuristics, pure functions of a board;
 //! - [`search`]: alpha-beta with a transposition table; knows nothing of text;
 //! - [`protocol`]: command and reply types, nom parsers and formatting; no I/O;
-//! - [`session`]: the engine state machine, the only writer to stdout;
+//! - [`text`]: lexical helpers every text layer shares (excerpts, number tokens);
+//! - [`io`]: reading command lines from a byte stream, with a byte limit;
+//! - [`uci`]: the engine's UCI-style session, the only writer to stdout;
 //! - [`referee`]: `kinrow match`, games between engine processes and the random player;
 //! - [`play`]: `kinrow play`, a person at the terminal against the engine (or a person);
 //! - [`gomocup`]: `kinrow gomocup`, the engine as a Gomocup brain (Piskvork's protocol).
@@ -13,9 +15,11 @@
 pub mod bench;
 pub mod eval;
 pub mod gomocup;
+pub mod io;
 pub mod play;
 pub mod protocol;
 pub mod referee;
 pub mod rules;
 pub mod search;
-pub mod session;
+pub mod text;
+pub mod uci;

@@ -20,14 +20,14 @@ fn main() -> ExitCode {
     }
     match args.first().map(String::as_str) {
         None => {
-            kinrow::session::run();
+            kinrow::uci::run();
             ExitCode::SUCCESS
         }
         Some("match") => kinrow::referee::main(&args[1..]),
         Some("play") => kinrow::play::main(&args[1..]),
         Some("gomocup") => kinrow::gomocup::main(&args[1..]),
         Some(command @ ("bench" | "solve")) if args.len() == 1 => {
-            kinrow::session::run_script(&[command]);
+            kinrow::uci::run_script(&[command]);
             ExitCode::SUCCESS
         }
         Some("-h" | "--help" | "help") => {
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("-V" | "--version") => {
-            println!("{}", kinrow::session::NAME);
+            println!("{}", kinrow::uci::NAME);
             ExitCode::SUCCESS
         }
         Some(other) => {

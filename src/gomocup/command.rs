@@ -17,10 +17,9 @@
 //! brain accept either, and hand-written input mixes them: every keyword is matched without
 //! regard to case.
 
-use crate::protocol::excerpt;
+use crate::text::{excerpt, signed, whole};
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{char, digit1, space0};
-use nom::combinator::{all_consuming, opt, recognize};
 use nom::sequence::separated_pair;
 use nom::{IResult, Parser};
 use std::fmt;
@@ -279,22 +278,6 @@ fn stone(input: &str) -> IResult<&str, (&str, &str, &str)> {
     (digit1, comma, digit1, comma, digit1)
         .map(|(x, _, y, _, field)| (x, y, field))
         .parse(input)
-}
-
-/// `signed = ["-"] number`
-fn signed(input: &str) -> IResult<&str, &str> {
-    recognize((opt(char('-')), digit1)).parse(input)
-}
-
-/// Applies a lexical rule to the whole of `text`.
-fn whole<'a, O>(
-    parser: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
-    text: &'a str,
-) -> Option<O> {
-    all_consuming(parser)
-        .parse(text)
-        .ok()
-        .map(|(_, output)| output)
 }
 
 /// Digits (already checked) as a `u32`, or an error naming `what` when they do not fit.

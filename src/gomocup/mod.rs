@@ -27,7 +27,7 @@ pub fn main(args: &[String]) -> ExitCode {
     if let Some(extra) = args.first() {
         eprintln!(
             "kinrow gomocup: unexpected argument '{}' (the brain takes none; the manager sends everything on stdin)",
-            crate::protocol::excerpt(extra)
+            crate::text::excerpt(extra)
         );
         return ExitCode::from(2);
     }

@@ -2,6 +2,7 @@
 //! seeds take them, `2 3`) or a command.
 
 use crate::rules::{Geometry, Square};
+use crate::text::excerpt;
 use std::fmt;
 
 /// A line of input, understood.
@@ -62,15 +63,6 @@ impl fmt::Display for EntryError {
 }
 
 impl std::error::Error for EntryError {}
-
-/// Echoed input, kept short and printable.
-fn excerpt(text: &str) -> String {
-    let mut out: String = text.chars().take(30).flat_map(char::escape_debug).collect();
-    if text.chars().count() > 30 {
-        out.push_str("...");
-    }
-    out
-}
 
 /// Reads one line of input for a board of `geometry`.
 ///

@@ -15,12 +15,13 @@
 //! ```
 
 use super::command::SquareText;
-use super::parse::{excerpt, move_square};
+use super::parse::move_square;
 use super::reply::Score;
+use crate::text::{excerpt, signed};
+use nom::Parser;
 use nom::branch::alt;
-use nom::character::complete::{char, digit1};
-use nom::combinator::{all_consuming, opt, recognize};
-use nom::{IResult, Parser};
+use nom::character::complete::digit1;
+use nom::combinator::all_consuming;
 use std::fmt;
 
 /// What an engine said, parsed.
@@ -128,11 +129,6 @@ impl fmt::Display for ReplyError {
 }
 
 impl std::error::Error for ReplyError {}
-
-/// `signed = ["-"] digit+`
-fn signed(input: &str) -> IResult<&str, &str> {
-    recognize((opt(char('-')), digit1)).parse(input)
-}
 
 /// A whole token as a square, if it is one.
 fn whole_square(token: &str) -> Option<SquareText> {

@@ -12,5 +12,5 @@ mod reply;
 
 pub use command::{CellText, Command, GoParams, PositionSpec, Side, SquareText, StartSpec};
 pub use engine_reply::{EngineInfo, EngineReply, ReplyError, parse_reply};
-pub use parse::{BoardProblem, ParseError, ParseErrorKind, excerpt, parse_line};
+pub use parse::{BoardProblem, ParseError, ParseErrorKind, parse_line};
 pub use reply::{InfoLine, Notation, OptionKind, OptionSpec, Reply, Score};

@@ -16,18 +16,15 @@
 //! ```
 
 use super::command::{CellText, Command, GoParams, PositionSpec, Side, SquareText, StartSpec};
+use crate::text::{excerpt, signed, unsigned, whole};
 use nom::branch::alt;
 use nom::bytes::complete::{is_not, tag};
 use nom::character::complete::{char, digit1, satisfy, space0};
-use nom::combinator::{all_consuming, map, map_opt, opt, recognize, value, verify};
+use nom::combinator::{map, map_opt, opt, value, verify};
 use nom::multi::{many0, separated_list1};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 use std::fmt;
-
-/// How many characters of the input an error message echoes at most, so that a megabyte of
-/// garbage produces a short, single-line message.
-const EXCERPT_CHARS: usize = 40;
 
 /// Why a line could not be parsed.
 ///
@@ -243,42 +240,6 @@ impl fmt::Display for Got<'_> {
     }
 }
 
-/// Cuts echoed input down to something that fits on one short line of an error message.
-/// At most 40 characters of user text, control characters escaped: what error messages
-/// quote, so that they stay one short line whatever the input.
-pub fn excerpt(text: &str) -> String {
-    let mut out = String::new();
-    for (index, c) in text.chars().enumerate() {
-        if index == EXCERPT_CHARS {
-            out.push_str("...");
-            break;
-        }
-        // Line and paragraph separators would split the message line in some terminals, and
-        // invisible format characters (a byte order mark, zero-width spaces, direction marks)
-        // would make the quote look like something it is not: `'\u{feff}uci'` is not `'uci'`.
-        if c.is_control() || is_invisible(c) {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Characters that take no room on screen, or reorder or split the text around them.
-fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{ad}'
-            | '\u{180e}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{2028}'..='\u{202e}'
-            | '\u{2060}'..='\u{206f}'
-            | '\u{feff}'
-            | '\u{fff9}'..='\u{fffb}'
-    )
-}
-
 fn expected(command: &'static str, expected: &'static str, got: Option<&str>) -> ParseError {
     ParseError::new(
         command,
@@ -450,27 +411,6 @@ fn expand(
 /// `side = "x" | "o"`
 fn side_to_move(input: &str) -> IResult<&str, Side> {
     alt((value(Side::X, char('x')), value(Side::O, char('o')))).parse(input)
-}
-
-/// `unsigned = digit+`
-fn unsigned(input: &str) -> IResult<&str, &str> {
-    digit1(input)
-}
-
-/// `signed = ["-"] digit+` (no `+`: nothing sends one, and UCI numbers never have it)
-fn signed(input: &str) -> IResult<&str, &str> {
-    recognize((opt(char('-')), digit1)).parse(input)
-}
-
-/// Applies a lexical rule to a whole token.
-fn whole<'a, O>(
-    parser: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
-    token: &'a str,
-) -> Option<O> {
-    all_consuming(parser)
-        .parse(token)
-        .ok()
-        .map(|(_, output)| output)
 }
 
 /// A number token in `min..=max`; signs are allowed only when `min` is negative.
@@ -1378,7 +1318,7 @@ mod tests {
             text,
             format!(
                 "unknown command '{}...' (ignored)",
-                "x".repeat(EXCERPT_CHARS)
+                "x".repeat(crate::text::EXCERPT_CHARS)
             )
         );
         let text = message(&format!("go depth {}", "9".repeat(1_000_000)));
@@ -1390,19 +1330,6 @@ mod tests {
             "{text}"
         );
         assert!(text.len() < 200, "{text}");
-    }
-
-    #[test]
-    fn excerpts_escape_control_characters() {
-        assert_eq!(
-            excerpt("a\tb\nc\u{1b}[0m\u{2028}"),
-            "a\\tb\\nc\\u{1b}[0m\\u{2028}"
-        );
-        assert_eq!(excerpt("\u{feff}uci\u{200b}"), "\\u{feff}uci\\u{200b}");
-        assert_eq!(
-            excerpt(&"\u{e9}".repeat(50)),
-            format!("{}...", "\u{e9}".repeat(40))
-        );
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! [`EngineProcess::kill`], and in `Drop`, so no path leaves a zombie behind.
 
 use super::interrupt;
+use crate::io::{Input, read_line};
 use crate::protocol::{EngineReply, parse_reply};
-use crate::session::{Input, read_line};
 use std::collections::VecDeque;
 use std::fmt;
 use std::fs::{File, OpenOptions};

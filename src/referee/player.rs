@@ -5,6 +5,7 @@ use super::args::{PlayerKind, PlayerSpec};
 use super::engine::{Cancel, EngineProcess, Failure, StartError};
 use crate::protocol::{EngineInfo, EngineReply, SquareText, parse_reply};
 use crate::rules::{Geometry, Position};
+use crate::text::excerpt;
 use rand::Rng;
 use rand::rngs::StdRng;
 use std::fmt;
@@ -395,13 +396,4 @@ fn failure_to_fault(
             NoMove::Fault(Fault::Crash { detail })
         }
     }
-}
-
-/// At most 60 characters of engine output, control characters escaped.
-fn excerpt(text: &str) -> String {
-    let mut out: String = text.chars().take(60).flat_map(char::escape_debug).collect();
-    if text.chars().count() > 60 {
-        out.push_str("...");
-    }
-    out
 }

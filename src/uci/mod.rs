@@ -10,12 +10,11 @@
 //! `stop` when nothing is waiting (otherwise it waits its turn, and stops the search that the
 //! queue has started by then).
 
-mod input;
 mod job;
 mod options;
 mod show;
 
-pub use input::{Input, MAX_LINE_BYTES, read_line, spawn_stdin_reader};
+use crate::io::{Input, MAX_LINE_BYTES, spawn_stdin_reader};
 pub use options::{Change, OptionError, Options, Variant};
 
 use crate::protocol::{self, Command, GoParams, PositionSpec, Reply, SquareText};

@@ -157,7 +157,7 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-use crate::protocol::excerpt;
+use crate::text::excerpt;
 
 /// The options as `uci` lists them.
 pub fn specs() -> Vec<OptionSpec> {
