@@ -7,6 +7,7 @@
 //! - [`protocol`]: command and reply types, nom parsers and formatting; no I/O;
 //! - [`text`]: lexical helpers every text layer shares (excerpts, number tokens);
 //! - [`io`]: reading command lines from a byte stream, with a byte limit;
+//! - [`render`]: the board drawn for people, for every front end that shows one;
 //! - [`uci`]: the engine's UCI-style session, the only writer to stdout;
 //! - [`referee`]: `kinrow match`, games between engine processes and the random player;
 //! - [`play`]: `kinrow play`, a person at the terminal against the engine (or a person);
@@ -19,6 +20,7 @@ pub mod io;
 pub mod play;
 pub mod protocol;
 pub mod referee;
+pub mod render;
 pub mod rules;
 pub mod search;
 pub mod text;

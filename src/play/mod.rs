@@ -530,7 +530,8 @@ impl<W: Write> Game<W> {
     }
 
     fn draw(&mut self) -> Result<(), Stop> {
-        let text = board_text(&self.position, self.moves.last().copied());
+        let text =
+            crate::render::board_lines(&self.position, self.moves.last().copied()).join("\n");
         self.say(text)
     }
 
@@ -828,50 +829,9 @@ pub fn opinion(score: Option<Score>) -> String {
     }
 }
 
-/// The board with coordinates, the last move in brackets:
-///
-/// ```text
-///  3  x  .  o
-///  2  . [x] .
-///  1  .  .  .
-///     a  b  c
-/// ```
-pub fn board_text(position: &Position, last: Option<Square>) -> String {
-    let g = position.geometry();
-    let mut lines = Vec::with_capacity(g.rows() + 1);
-    for rank in (0..g.rows()).rev() {
-        let mut row = format!("{:>2} ", rank + 1);
-        for file in 0..g.columns() {
-            let square = rank * g.columns() + file;
-            let stone = position.at(square).map_or('.', Player::letter);
-            if Some(square) == last {
-                row.push_str(&format!("[{stone}]"));
-            } else {
-                row.push_str(&format!(" {stone} "));
-            }
-        }
-        lines.push(row.trim_end().to_string());
-    }
-    let files: String = (0..g.columns())
-        .map(|f| format!(" {} ", (b'a' + f as u8) as char))
-        .collect();
-    lines.push(format!("   {}", files.trim_end()));
-    lines.join("\n")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn board_drawing() {
-        let tables = Tables::new(Geometry::default());
-        let position = Position::from_moves(Arc::clone(&tables), &[4, 0, 8]).unwrap();
-        assert_eq!(
-            board_text(&position, Some(8)),
-            " 3  .  . [x]\n 2  .  x  .\n 1  o  .  .\n    a  b  c"
-        );
-    }
 
     #[test]
     fn opinions() {

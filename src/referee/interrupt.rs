@@ -36,12 +36,9 @@ pub fn install() {
     for &signal in TERM_SIGNALS {
         // The conditional shutdown is registered first, so that it sees the flag as it was
         // before this signal: set only by an earlier one.
-        let installed = flag::register_conditional_shutdown(
-            signal,
-            SECOND_INTERRUPT_STATUS,
-            Arc::clone(flag),
-        )
-        .and_then(|_| flag::register(signal, Arc::clone(flag)));
+        let installed =
+            flag::register_conditional_shutdown(signal, SECOND_INTERRUPT_STATUS, Arc::clone(flag))
+                .and_then(|_| flag::register(signal, Arc::clone(flag)));
         if let Err(e) = installed {
             log::warn!("cannot handle signal {signal}: {e}; it keeps its default action");
         }

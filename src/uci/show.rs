@@ -6,32 +6,7 @@ use crate::rules::{Outcome, Position};
 /// then the state of the game and the `position` command that recreates it.
 pub fn diagram(pos: &Position) -> Vec<String> {
     let g = pos.geometry();
-    let last = pos.last_move();
-    let files: String = (0..g.columns())
-        .map(|f| format!(" {}", (b'a' + f as u8) as char))
-        .collect();
-    let mut lines = Vec::with_capacity(g.rows() + 4);
-    for rank in (0..g.rows()).rev() {
-        let mut row = format!("{:>2} ", rank + 1);
-        for file in 0..g.columns() {
-            let sq = rank * g.columns() + file;
-            // The last move is bracketed so it can be found at a glance.
-            let (open, close) = if Some(sq) == last {
-                ('[', ']')
-            } else {
-                (' ', ' ')
-            };
-            let stone = pos.at(sq).map_or('.', |p| p.letter());
-            if row.ends_with(' ') || open == '[' {
-                row.pop();
-                row.push(open);
-            }
-            row.push(stone);
-            row.push(close);
-        }
-        lines.push(row.trim_end().to_string());
-    }
-    lines.push(format!("  {files}"));
+    let mut lines = crate::render::board_lines(pos, pos.last_move());
     let state = match pos.outcome() {
         Some(Outcome::Win(p)) => format!("result: {} wins", p.letter()),
         Some(Outcome::Draw) => "result: draw (the board is full)".to_string(),
