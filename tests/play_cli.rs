@@ -94,7 +94,8 @@ impl Session {
     }
 }
 
-/// The empty squares of the last board drawn in `text` (3x3), lowest rank first.
+/// The empty squares of the last board drawn in `text` (3x3, a stone every second column),
+/// lowest rank first.
 fn empty_squares(text: &str) -> Vec<String> {
     let rows: Vec<&str> = text
         .lines()
@@ -105,11 +106,7 @@ fn empty_squares(text: &str) -> Vec<String> {
     for line in last_board.iter().rev() {
         let rank = line[..3].trim();
         for file in 0..3 {
-            let cell = line
-                .as_bytes()
-                .get(3 + 3 * file + 1)
-                .copied()
-                .unwrap_or(b' ');
+            let cell = line.as_bytes().get(3 + 2 * file).copied().unwrap_or(b' ');
             if cell == b'.' {
                 empty.push(format!("{}{rank}", (b'a' + file as u8) as char));
             }
@@ -123,7 +120,7 @@ fn a_full_game_against_the_engine_with_hint_undo_and_bad_input() {
     let mut s = Session::start(&["--depth", "9"]);
     let opening = s.until_prompt();
     assert!(opening.contains("x: you, o: kinrow (depth 9)"), "{opening}");
-    assert!(opening.contains(" 1  .  .  .\n    a  b  c"), "{opening}");
+    assert!(opening.contains(" 1 . . .\n   a b c"), "{opening}");
 
     let hint = s.say("hint");
     assert!(
@@ -328,7 +325,7 @@ fn options_help_and_errors() {
         Duration::from_secs(10),
     );
     assert_eq!(r.code, Some(0));
-    assert!(r.stdout.contains("    a  b  c  d  e"), "{}", r.stdout);
+    assert!(r.stdout.contains("   a b c d e"), "{}", r.stdout);
     assert!(
         r.stdout.contains("kinrow play: 5x5, 5 in a row wins"),
         "{}",
