@@ -8,12 +8,14 @@
 //! - [`text`]: lexical helpers every text layer shares (excerpts, number tokens);
 //! - [`io`]: reading command lines from a byte stream, with a byte limit;
 //! - [`render`]: the board drawn for people, for every front end that shows one;
+//! - [`client`]: engine processes, seats, faults and Ctrl-C, for `match` and `play`;
 //! - [`uci`]: the engine's UCI-style session, the only writer to stdout;
 //! - [`referee`]: `kinrow match`, games between engine processes and the random player;
 //! - [`play`]: `kinrow play`, a person at the terminal against the engine (or a person);
 //! - [`gomocup`]: `kinrow gomocup`, the engine as a Gomocup brain (Piskvork's protocol).
 
 pub mod bench;
+pub mod client;
 pub mod eval;
 pub mod gomocup;
 pub mod io;

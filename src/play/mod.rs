@@ -9,13 +9,12 @@ mod input;
 
 pub use input::{Entry, EntryError, parse_entry};
 
+use crate::client::{
+    Cancel, Ending, EngineCommand, EngineSpec, Fault, Limit, MoveRequest, NoMove, PlayerKind, Seat,
+    interrupt, parse_board, play_reply, random_move,
+};
 use crate::protocol::Score;
-use crate::referee::args::{Limit, PlayerKind, PlayerSpec, parse_board};
-use crate::referee::engine::{Cancel, EngineCommand};
-use crate::referee::game::Ending;
-use crate::referee::interrupt;
-use crate::referee::player::{MoveRequest, NoMove, Seat};
-use crate::rules::{Geometry, Outcome, Player, Position, Square, Tables};
+use crate::rules::{Geometry, Player, Position, Square, Tables};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::fmt;
@@ -81,7 +80,7 @@ pub struct PlayConfig {
     /// The engine's limit per move.
     pub limit: Limit,
     /// The engine.
-    pub engine: PlayerSpec,
+    pub engine: EngineSpec,
     /// Games to watch when nobody plays.
     pub games: usize,
     /// Pause after computer moves.
@@ -117,7 +116,7 @@ pub fn parse_args(
         geometry: Geometry::default(),
         sides: [Who::Human, Who::Engine],
         limit: Limit::default(),
-        engine: PlayerSpec {
+        engine: EngineSpec {
             name: None,
             kind: PlayerKind::Engine {
                 command: default_engine,
@@ -186,19 +185,9 @@ pub fn parse_args(
             "--no-adjudication" => config.adjudicate = false,
             "--engine" => {
                 let spec = value(&mut i)?;
-                let parsed = crate::referee::args::parse(&[
-                    "--engine".into(),
-                    spec.clone(),
-                    "--engine".into(),
-                    "random".into(),
-                    "--depth".into(),
-                    "1".into(),
-                ])
-                .map_err(|e| PlayArgError(e.to_string()))?;
-                let crate::referee::args::Parsed::Match(m) = parsed else {
-                    return Err(PlayArgError(format!("--engine: cannot read '{spec}'")));
-                };
-                let [engine, _] = m.players;
+                let engine = spec
+                    .parse::<EngineSpec>()
+                    .map_err(|e| PlayArgError(format!("--engine {e}")))?;
                 if engine.kind == PlayerKind::Random {
                     return Err(PlayArgError(
                         "--engine: give an engine (cmd=...); for the random player use --x \
@@ -206,7 +195,7 @@ pub fn parse_args(
                             .into(),
                     ));
                 }
-                config.engine = PlayerSpec {
+                config.engine = EngineSpec {
                     limit: Limit::default(),
                     ..engine
                 };
@@ -576,17 +565,15 @@ impl<W: Write> Game<W> {
         if self.position.play(square).is_err() {
             return self.say("that move cannot be played here");
         }
+        self.moved(square)
+    }
+
+    /// Records a move just played on the position, draws the board and ends the game if it
+    /// is over.
+    fn moved(&mut self, square: Square) -> Result<(), Stop> {
         self.moves.push(square);
         self.draw()?;
-        let ending = match self.position.outcome() {
-            Some(Outcome::Win(p)) => Some(Ending::KInARow(p)),
-            Some(Outcome::Draw) => Some(Ending::FullBoard),
-            None if self.config.adjudicate && self.position.is_dead_draw() => {
-                Some(Ending::DeadDraw)
-            }
-            None => None,
-        };
-        match ending {
+        match Ending::of(&self.position, self.config.adjudicate) {
             Some(ending) => self.finish(ending),
             None => Ok(()),
         }
@@ -685,6 +672,38 @@ impl<W: Write> Game<W> {
     }
 
     fn computer_move(&mut self, side: Player) -> Result<(), Stop> {
+        let played = if self.seats[side.index()].is_some() {
+            self.engine_move(side)?
+        } else {
+            // The random player needs no process; it draws an empty square of a game that
+            // is not over, which is always legal.
+            let square = random_move(&self.position, &mut self.rng)
+                .ok_or_else(|| Stop::Failed("the random player found no empty square".into()))?;
+            self.position
+                .play(square)
+                .map_err(|e| Stop::Failed(format!("the random player's move: {e}")))?;
+            Ok(square)
+        };
+        let square = match played {
+            Ok(square) => square,
+            Err(fault) => return self.finish(Ending::Fault(side, fault)),
+        };
+        let name = self.names[side.index()].clone();
+        let g = self.config.geometry;
+        self.say(format!(
+            "{} ({name}) plays {}",
+            side.letter(),
+            g.name(square)
+        ))?;
+        self.moved(square)?;
+        if !self.config.delay.is_zero() {
+            std::thread::sleep(self.config.delay);
+        }
+        Ok(())
+    }
+
+    /// Asks the engine of `side` for its move and checks it; a fault loses the game.
+    fn engine_move(&mut self, side: Player) -> Result<Result<Square, Fault>, Stop> {
         let position_command = self.position_command();
         let go_command = self.go_command();
         let timeout = self.timeout();
@@ -696,53 +715,21 @@ impl<W: Write> Game<W> {
             margin: Duration::ZERO,
             timeout,
         };
-        let seat = &mut self.seats[side.index()];
-        let reply = match seat {
-            // An engine that failed in an earlier (or undone) game is started again.
-            Some(seat) if seat.engine().is_none_or(|e| e.has_failed()) => seat
-                .new_game(self.config.geometry, timeout, &self.cancel)
-                .and_then(|()| seat.think(&request, &mut self.rng, &self.cancel)),
-            Some(seat) => seat.think(&request, &mut self.rng, &self.cancel),
-            None => {
-                // The random player needs no process.
-                let mut random = Seat::new(
-                    &PlayerSpec {
-                        name: None,
-                        kind: PlayerKind::Random,
-                        limit: Limit::default(),
-                    },
-                    String::new(),
-                    None,
-                );
-                random.think(&request, &mut self.rng, &self.cancel)
-            }
+        let Some(seat) = self.seats[side.index()].as_mut() else {
+            return Err(Stop::Failed("no engine plays this side".into()));
         };
-        let name = self.names[side.index()].clone();
-        let g = self.config.geometry;
-        let square = match reply {
-            Ok(reply) => reply.square.and_then(|s| g.square(s.file, s.rank)),
-            Err(NoMove::Cancelled) => return Err(Stop::Interrupted),
-            Err(NoMove::Fault(fault)) => return self.finish(Ending::Fault(side, fault)),
+        // An engine that failed in an earlier (or undone) game is started again.
+        let restarted = if seat.engine().is_none_or(|e| e.has_failed()) {
+            seat.new_game(self.config.geometry, timeout, &self.cancel)
+        } else {
+            Ok(())
         };
-        let Some(square) = square.filter(|&s| self.position.at(s).is_none()) else {
-            return self.finish(Ending::Fault(
-                side,
-                crate::referee::player::Fault::IllegalMove {
-                    text: "(a move off the board, occupied or none)".into(),
-                    why: "refused by the referee".into(),
-                },
-            ));
-        };
-        self.say(format!(
-            "{} ({name}) plays {}",
-            side.letter(),
-            g.name(square)
-        ))?;
-        self.play(square)?;
-        if !self.config.delay.is_zero() {
-            std::thread::sleep(self.config.delay);
+        let reply = restarted.and_then(|()| seat.think(&request, &mut self.rng, &self.cancel));
+        match reply {
+            Ok(reply) => Ok(play_reply(&mut self.position, reply.square)),
+            Err(NoMove::Cancelled) => Err(Stop::Interrupted),
+            Err(NoMove::Fault(fault)) => Ok(Err(fault)),
         }
-        Ok(())
     }
 
     fn hint(&mut self) -> Result<(), Stop> {

@@ -1,6 +1,6 @@
 //! `kinrow match` arguments: parsed by hand into a [`MatchConfig`], with `--help`.
 
-use super::engine::EngineCommand;
+use crate::client::{BoardError, EngineSpec, Limit, PlayerKind, TimeControl, parse_board};
 use crate::rules::{Geometry, GeometryError};
 use std::fmt;
 use std::path::PathBuf;
@@ -83,104 +83,6 @@ when the match completed (or an SPRT decided it), 1 if an engine cannot be start
 record cannot be written, 2 for bad arguments, 130 when interrupted (Ctrl-C: engines are
 killed and reaped, the score so far is printed).";
 
-/// A clock: time per game and per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    /// Time for the game, in ms.
-    pub base_ms: u64,
-    /// Added after each move, in ms.
-    pub increment_ms: u64,
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "tc {}+{}",
-            seconds(self.base_ms),
-            seconds(self.increment_ms)
-        )
-    }
-}
-
-/// Milliseconds as seconds without trailing zeros: `10`, `0.1`.
-fn seconds(ms: u64) -> String {
-    if ms.is_multiple_of(1000) {
-        (ms / 1000).to_string()
-    } else {
-        let text = format!("{}.{:03}", ms / 1000, ms % 1000);
-        text.trim_end_matches('0').to_string()
-    }
-}
-
-/// The limits of one player's moves; they combine, the first reached ends the search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limit {
-    /// `go depth N`
-    pub depth: Option<u32>,
-    /// `go nodes N`
-    pub nodes: Option<u64>,
-    /// `go movetime MS`
-    pub movetime_ms: Option<u64>,
-    /// A clock kept by the referee.
-    pub clock: Option<TimeControl>,
-}
-
-impl Limit {
-    /// Whether no limit is set.
-    pub fn is_empty(&self) -> bool {
-        *self == Limit::default()
-    }
-}
-
-impl fmt::Display for Limit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        if let Some(depth) = self.depth {
-            parts.push(format!("depth {depth}"));
-        }
-        if let Some(nodes) = self.nodes {
-            parts.push(format!("nodes {nodes}"));
-        }
-        if let Some(ms) = self.movetime_ms {
-            parts.push(format!("movetime {ms} ms"));
-        }
-        if let Some(tc) = self.clock {
-            parts.push(tc.to_string());
-        }
-        if parts.is_empty() {
-            f.write_str("no limit")
-        } else {
-            f.write_str(&parts.join(", "))
-        }
-    }
-}
-
-/// What kind of player.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlayerKind {
-    /// An engine process.
-    Engine {
-        /// Its command line.
-        command: EngineCommand,
-        /// `setoption` name and value (`None` for a button), in the order given.
-        options: Vec<(String, Option<String>)>,
-    },
-    /// The built-in uniformly random player.
-    Random,
-}
-
-/// One of the two players of a match.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerSpec {
-    /// The name given with `name=`, if any.
-    pub name: Option<String>,
-    /// Engine or random.
-    pub kind: PlayerKind,
-    /// Its limit per move (after applying the limits given for both).
-    pub limit: Limit,
-}
-
 /// Where the openings come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OpeningSource {
@@ -220,7 +122,7 @@ pub struct SprtConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchConfig {
     /// The two players; the first one's score is reported.
-    pub players: [PlayerSpec; 2],
+    pub players: [EngineSpec; 2],
     /// The board.
     pub geometry: Geometry,
     /// How many games.
@@ -317,217 +219,13 @@ impl fmt::Display for ArgError {
 
 impl std::error::Error for ArgError {}
 
-/// Why a board text was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BoardError {
-    /// Not of the form CxR, CxRkK or C,R,K.
-    Syntax(String),
-    /// The numbers make no board.
-    Geometry(GeometryError),
-}
-
-impl fmt::Display for BoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BoardError::Syntax(text) => write!(
-                f,
-                "'{text}' is not a board (expected CxR, CxRkK or C,R,K, like 3x3, 5x5k4 or \
-                 15,15,5)"
-            ),
-            BoardError::Geometry(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-impl std::error::Error for BoardError {}
-
-/// Reads `3x3`, `5x5k4`, `15,15,5`; with no k, k is the shorter side but at most 5.
-///
-/// # Errors
-///
-/// [`BoardError`] if the text has another form or the numbers make no board.
-pub fn parse_board(text: &str) -> Result<Geometry, BoardError> {
-    let syntax = || BoardError::Syntax(text.to_string());
-    let number = |s: &str| -> Result<u32, BoardError> {
-        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(syntax());
-        }
-        s.parse().map_err(|_| syntax())
-    };
-    let lower = text.to_ascii_lowercase();
-    let (columns, rows, k) = if lower.contains(',') {
-        let parts: Vec<&str> = lower.split(',').collect();
-        let [c, r, k] = parts[..] else {
-            return Err(syntax());
-        };
-        (number(c)?, number(r)?, Some(number(k)?))
-    } else {
-        let (c, rest) = lower.split_once('x').ok_or_else(syntax)?;
-        let (r, k) = match rest.split_once('k') {
-            Some((r, k)) => (r, Some(number(k)?)),
-            None => (rest, None),
-        };
-        (number(c)?, number(r)?, k)
-    };
-    let k = k.unwrap_or_else(|| columns.min(rows).clamp(1, 5));
-    Geometry::new(columns, rows, k).map_err(BoardError::Geometry)
-}
-
-/// Reads `BASE+INC` (seconds, decimals allowed) or `BASE`.
-pub fn parse_tc(text: &str) -> Option<TimeControl> {
-    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
-    Some(TimeControl {
-        base_ms: parse_seconds(base)?,
-        increment_ms: parse_seconds(inc)?,
-    })
-}
-
-/// Seconds with up to three decimals, as milliseconds.
-fn parse_seconds(text: &str) -> Option<u64> {
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if whole.is_empty() && fraction.is_empty()
-        || !digits(whole)
-        || !digits(fraction)
-        || fraction.len() > 3
-    {
-        return None;
-    }
-    let whole: u64 = if whole.is_empty() {
-        0
-    } else {
-        whole.parse().ok()?
-    };
-    let fraction: u64 = format!("{fraction:0<3}").parse().ok()?;
-    whole.checked_mul(1000)?.checked_add(fraction)
-}
-
-/// Splits a specification into words at white space; quotes group words and are removed.
-fn words(text: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    for c in text.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => current.push(c),
-            None if c == '\'' || c == '"' => {
-                quote = Some(c);
-                in_word = true;
-            }
-            None if c.is_whitespace() => {
-                if in_word {
-                    out.push(std::mem::take(&mut current));
-                    in_word = false;
-                }
-            }
-            None => {
-                current.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if let Some(q) = quote {
-        return Err(format!("a {q} quote is not closed"));
-    }
-    if in_word {
-        out.push(current);
-    }
-    Ok(out)
-}
-
-/// Reads one `--engine` specification (its arguments joined by spaces for messages).
-fn engine_spec(parts: &[String]) -> Result<PlayerSpec, ArgError> {
-    let spec = parts.join(" ");
-    let problem = |problem: String| ArgError::Engine {
-        spec: spec.clone(),
-        problem,
-    };
-    let mut tokens = Vec::new();
-    for part in parts {
-        tokens.extend(words(part).map_err(&problem)?);
-    }
-    let mut name = None;
-    let mut program: Option<String> = None;
-    let mut args = Vec::new();
-    let mut options = Vec::new();
-    let mut limit = Limit::default();
-    let mut random = false;
-    for (index, token) in tokens.iter().enumerate() {
-        let number = |key: &str, value: &str| -> Result<u64, ArgError> {
-            value.parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| {
-                problem(format!(
-                    "{key}= needs a whole number above 0, got '{value}'"
-                ))
-            })
-        };
-        match token.split_once('=') {
-            _ if index == 0 && token == "random" => random = true,
-            Some(("cmd", value)) => {
-                if value.is_empty() {
-                    return Err(problem("cmd= is empty".into()));
-                }
-                program = Some(value.to_string());
-            }
-            Some(("arg", value)) => args.push(value.to_string()),
-            Some(("name", value)) => name = Some(value.to_string()),
-            Some(("depth", value)) => {
-                limit.depth = Some(
-                    u32::try_from(number("depth", value)?)
-                        .map_err(|_| problem(format!("depth={value} is too deep")))?,
-                );
-            }
-            Some(("nodes", value)) => limit.nodes = Some(number("nodes", value)?),
-            Some(("movetime", value)) => limit.movetime_ms = Some(number("movetime", value)?),
-            Some(("tc", value)) => {
-                limit.clock = Some(parse_tc(value).ok_or_else(|| {
-                    problem(format!(
-                        "tc= needs BASE+INC in seconds (like 10+0.1), got '{value}'"
-                    ))
-                })?);
-            }
-            Some((key, value)) if key.starts_with("option.") => {
-                let option = &key["option.".len()..];
-                if option.is_empty() {
-                    return Err(problem("option. needs a name, as in option.Hash=16".into()));
-                }
-                let value = (!value.is_empty()).then(|| value.to_string());
-                options.push((option.to_string(), value));
-            }
-            _ if program.is_some() => args.push(token.clone()),
-            _ => {
-                return Err(problem(format!(
-                    "unexpected '{token}' (expected `random` or key=value words starting \
-                     with cmd=)"
-                )));
-            }
-        }
-    }
-    let kind = if random {
-        if program.is_some() || !options.is_empty() || !args.is_empty() {
-            return Err(problem(
-                "the random player takes no cmd=, arg= or option. words".into(),
-            ));
-        }
-        PlayerKind::Random
-    } else {
-        let program = program.ok_or_else(|| problem("no cmd= (or `random`)".into()))?;
-        PlayerKind::Engine {
-            command: EngineCommand { program, args },
-            options,
-        }
-    };
-    Ok(PlayerSpec { name, kind, limit })
-}
-
 /// Parses the arguments after `match`.
 ///
 /// # Errors
 ///
 /// [`ArgError`] describing the first problem.
 pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
-    let mut engines: Vec<PlayerSpec> = Vec::new();
+    let mut engines: Vec<EngineSpec> = Vec::new();
     let mut limit = Limit::default();
     let mut geometry = Geometry::default();
     let mut games = 2usize;
@@ -574,18 +272,27 @@ pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
                 if start == i {
                     return Err(ArgError::MissingValue("--engine"));
                 }
-                engines.push(engine_spec(&args[start..i])?);
+                engines.push(EngineSpec::from_args(&args[start..i]).map_err(|e| {
+                    ArgError::Engine {
+                        spec: e.spec,
+                        problem: e.problem.to_string(),
+                    }
+                })?);
             }
             "--depth" => limit.depth = Some(count("--depth", value("--depth")?)?),
             "--nodes" => limit.nodes = Some(count("--nodes", value("--nodes")?)?),
             "--movetime" => limit.movetime_ms = Some(count("--movetime", value("--movetime")?)?),
             "--tc" => {
                 let text = value("--tc")?;
-                limit.clock = Some(parse_tc(&text).ok_or(ArgError::BadValue {
-                    flag: "--tc",
-                    value: text,
-                    expected: "BASE+INC in seconds, like 10+0.1",
-                })?);
+                limit.clock =
+                    Some(
+                        text.parse::<TimeControl>()
+                            .map_err(|_| ArgError::BadValue {
+                                flag: "--tc",
+                                value: text,
+                                expected: "BASE+INC in seconds, like 10+0.1",
+                            })?,
+                    );
             }
             "--time-margin" => {
                 let text = value("--time-margin")?;
@@ -696,9 +403,9 @@ pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
     if let Some(s) = &mut sprt {
         s.model = model;
     }
-    let [mut first, mut second]: [PlayerSpec; 2] = engines
+    let [mut first, mut second]: [EngineSpec; 2] = engines
         .try_into()
-        .map_err(|given: Vec<PlayerSpec>| ArgError::PlayerCount(given.len()))?;
+        .map_err(|given: Vec<EngineSpec>| ArgError::PlayerCount(given.len()))?;
     for player in [&mut first, &mut second] {
         if player.limit.is_empty() {
             player.limit = limit;
@@ -737,281 +444,4 @@ pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
         sgf,
         logs,
     })))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
-    }
-
-    fn config(list: &[&str]) -> MatchConfig {
-        let list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-        match parse(&list) {
-            Ok(Parsed::Match(config)) => *config,
-            other => panic!("{list:?} gave {other:?}"),
-        }
-    }
-
-    fn error(list: &[&str]) -> String {
-        let list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-        match parse(&list) {
-            Err(e) => e.to_string(),
-            other => panic!("{list:?} should fail but gave {other:?}"),
-        }
-    }
-
-    #[test]
-    fn boards() {
-        let g = |c, r, k| Geometry::new(c, r, k).ok();
-        assert_eq!(parse_board("3x3").ok(), g(3, 3, 3));
-        assert_eq!(parse_board("5x5").ok(), g(5, 5, 5));
-        assert_eq!(parse_board("15x15").ok(), g(15, 15, 5));
-        assert_eq!(parse_board("7X6").ok(), g(7, 6, 5));
-        assert_eq!(parse_board("5x5k4").ok(), g(5, 5, 4));
-        assert_eq!(parse_board("15,15,5").ok(), g(15, 15, 5));
-        assert_eq!(parse_board("1x1").ok(), g(1, 1, 1));
-        for bad in [
-            "", "3", "3x", "x3", "3x3k", "3,3", "3x3k3k3", "-3x3", "3 x 3", "3x3x3",
-        ] {
-            assert!(
-                matches!(parse_board(bad), Err(BoardError::Syntax(_))),
-                "{bad}"
-            );
-        }
-        assert_eq!(
-            parse_board("16x16").map_err(|e| e.to_string()),
-            Err("a board of 16x16 is not supported (columns and rows must each be 1 to 15)".into())
-        );
-        assert!(matches!(
-            parse_board("3x3k4"),
-            Err(BoardError::Geometry(GeometryError::K { k: 4, max: 3 }))
-        ));
-    }
-
-    #[test]
-    fn time_controls() {
-        let tc = |base_ms, increment_ms| {
-            Some(TimeControl {
-                base_ms,
-                increment_ms,
-            })
-        };
-        assert_eq!(parse_tc("10+0.1"), tc(10_000, 100));
-        assert_eq!(parse_tc("60"), tc(60_000, 0));
-        assert_eq!(parse_tc(".5+.25"), tc(500, 250));
-        assert_eq!(parse_tc("0.001+0"), tc(1, 0));
-        for bad in ["", "+1", "1+", "1.0001", "a", "1+2+3", "-1", "1e3"] {
-            assert_eq!(parse_tc(bad), None, "{bad}");
-        }
-        assert_eq!(
-            tc(10_000, 100).map(|t| t.to_string()).as_deref(),
-            Some("tc 10+0.1")
-        );
-        assert_eq!(
-            tc(1_500, 0).map(|t| t.to_string()).as_deref(),
-            Some("tc 1.5+0")
-        );
-    }
-
-    #[test]
-    fn engine_specs_in_both_forms() {
-        let quoted = config(&[
-            "--engine",
-            "cmd=target/release/kinrow name=new option.Hash=16 option.'Clear Hash'=",
-            "--engine",
-            "random",
-            "--depth",
-            "4",
-        ]);
-        let separate = config(&[
-            "--engine",
-            "cmd=target/release/kinrow",
-            "name=new",
-            "option.Hash=16",
-            // Every argument is split into words; quotes keep a space inside one.
-            "option.'Clear Hash'=",
-            "--engine",
-            "random",
-            "--depth",
-            "4",
-        ]);
-        // Without --seed each run draws its own; everything else is the same.
-        assert_eq!(quoted.players, separate.players);
-        let [new, random] = &quoted.players;
-        assert_eq!(new.name.as_deref(), Some("new"));
-        assert_eq!(
-            new.kind,
-            PlayerKind::Engine {
-                command: EngineCommand {
-                    program: "target/release/kinrow".into(),
-                    args: vec![],
-                },
-                options: vec![
-                    ("Hash".into(), Some("16".into())),
-                    ("Clear Hash".into(), None)
-                ],
-            }
-        );
-        assert_eq!(new.limit.depth, Some(4));
-        assert_eq!(random.kind, PlayerKind::Random);
-        assert_eq!(random.limit.depth, Some(4));
-    }
-
-    #[test]
-    fn engine_arguments_and_own_limits() {
-        let c = config(&[
-            "--engine",
-            "cmd=python3 fake.py crash=3 arg=--flag movetime=50",
-            "--engine",
-            "cmd=./e",
-            "tc=1+0.01",
-            "--nodes",
-            "1000",
-        ]);
-        let PlayerKind::Engine { command, .. } = &c.players[0].kind else {
-            panic!("not an engine");
-        };
-        assert_eq!(command.program, "python3");
-        assert_eq!(command.args, vec!["fake.py", "crash=3", "--flag"]);
-        assert_eq!(
-            c.players[0].limit,
-            Limit {
-                movetime_ms: Some(50),
-                ..Limit::default()
-            }
-        );
-        assert_eq!(c.players[1].limit.clock, parse_tc("1+0.01"));
-        assert_eq!(c.players[1].limit.nodes, None);
-        let c = config(&[
-            "--engine",
-            "cmd='/opt/my engine' \"a b\"",
-            "--engine",
-            "random",
-            "--depth",
-            "1",
-        ]);
-        let PlayerKind::Engine { command, .. } = &c.players[0].kind else {
-            panic!("not an engine");
-        };
-        assert_eq!(command.program, "/opt/my engine");
-        assert_eq!(command.args, vec!["a b"]);
-    }
-
-    #[test]
-    fn defaults() {
-        let c = config(&["--engine", "random", "--engine", "random", "--seed", "7"]);
-        assert_eq!(c.geometry, Geometry::default());
-        assert_eq!((c.games, c.concurrency, c.seed), (2, 1, 7));
-        assert_eq!(c.openings, OpeningSource::StartPos);
-        assert!(c.adjudicate && c.sprt.is_none() && c.jsonl.is_none());
-        assert_eq!(c.timeout, Duration::from_secs(10));
-    }
-
-    #[test]
-    fn everything_else() {
-        let list = args(
-            "--engine cmd=a depth=3 --engine cmd=b depth=5 --board 5,5,4 --games 10 \
-             --concurrency 2 --openings random=4 --no-adjudication --sprt-model logistic \
-             --sprt -5 5 0.05 0.1 --jsonl g.jsonl --sgf g.sgf --logs l --timeout 500 \
-             --time-margin 0",
-        );
-        let c = config(&list.iter().map(String::as_str).collect::<Vec<_>>());
-        assert_eq!(c.geometry, Geometry::new(5, 5, 4).unwrap());
-        assert_eq!((c.games, c.concurrency), (10, 2));
-        assert_eq!(c.openings, OpeningSource::Random(4));
-        assert!(!c.adjudicate);
-        assert_eq!(
-            c.sprt,
-            Some(SprtConfig {
-                elo0: -5.0,
-                elo1: 5.0,
-                alpha: 0.05,
-                beta: 0.1,
-                model: SprtModel::Logistic
-            })
-        );
-        assert_eq!(c.jsonl, Some(PathBuf::from("g.jsonl")));
-        assert_eq!(c.time_margin, Duration::ZERO);
-        assert_eq!(c.timeout, Duration::from_millis(500));
-    }
-
-    #[test]
-    fn errors() {
-        assert_eq!(
-            error(&["--engine", "random"]),
-            "give --engine exactly twice (an engine or `random` each), got 1"
-        );
-        assert_eq!(
-            error(&["--engine", "cmd=./a", "--engine", "random"]),
-            "engine './a' has no limit per move: give --depth, --nodes, --movetime or --tc \
-             (or depth=, nodes=, movetime=, tc= in its --engine)"
-        );
-        assert_eq!(
-            error(&["--engine", "name=x", "--engine", "random"]),
-            "--engine 'name=x': no cmd= (or `random`)"
-        );
-        assert_eq!(
-            error(&["--engine", "./a", "--engine", "random"]),
-            "--engine './a': unexpected './a' (expected `random` or key=value words starting \
-             with cmd=)"
-        );
-        assert_eq!(
-            error(&["--engine", "cmd='a b", "--engine", "random"]),
-            "--engine 'cmd='a b': a ' quote is not closed"
-        );
-        assert_eq!(
-            error(&["--engine", "cmd=a depth=0", "--engine", "random"]),
-            "--engine 'cmd=a depth=0': depth= needs a whole number above 0, got '0'"
-        );
-        assert_eq!(
-            error(&["--engine", "random", "option.Hash=1", "--engine", "random"]),
-            "--engine 'random option.Hash=1': the random player takes no cmd=, arg= or \
-             option. words"
-        );
-        assert_eq!(
-            error(&["--games", "0"]),
-            "--games: expected a whole number above 0, got '0'"
-        );
-        assert_eq!(error(&["--games"]), "--games needs a value");
-        assert_eq!(error(&["--frobnicate"]), "unknown argument '--frobnicate'");
-        assert_eq!(
-            error(&["--board", "3x3k4"]),
-            "--board: k=4 cannot be reached on this board (k must be 1 to 3, the longer side)"
-        );
-        assert_eq!(
-            error(&["--board", "three"]),
-            "--board: expected CxR, CxRkK or C,R,K (like 3x3, 5x5k4 or 15,15,5), got 'three'"
-        );
-        assert_eq!(
-            error(&["--sprt", "5", "0", "0.05", "0.05"]),
-            "--sprt: ELO0 must be below ELO1, got 5 and 0"
-        );
-        assert_eq!(
-            error(&["--sprt", "0", "5", "0.5", "0.5"]),
-            "--sprt: ALPHA and BETA must be above 0 with a sum below 1, got 0.5 and 0.5"
-        );
-        assert_eq!(
-            error(&["--sprt", "0", "5", "x", "0.5"]),
-            "--sprt: expected four numbers ELO0 ELO1 ALPHA BETA, got 'x'"
-        );
-        assert_eq!(
-            error(&["--openings", "book.txt"]),
-            "--openings: expected startpos, random=N or file=PATH, got 'book.txt'"
-        );
-        assert_eq!(
-            error(&[
-                "--engine",
-                "random",
-                "--engine",
-                "random",
-                "--openings",
-                "random=9"
-            ]),
-            "--openings random=9: a 3x3 board has only 9 squares"
-        );
-        assert_eq!(parse(&args("--games 4 --help")), Ok(Parsed::Help));
-    }
 }

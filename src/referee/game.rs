@@ -1,69 +1,18 @@
 //! One game under the referee: its own board and clocks, every reply checked.
 
-use super::args::Limit;
-use super::engine::Cancel;
 use super::openings::Opening;
-use super::player::{Cancelled, Fault, MoveReply, MoveRequest, NoMove, Seat};
+use crate::client::{
+    Cancel, Ending, Fault, Limit, MoveReply, MoveRequest, NoMove, Seat, play_reply,
+};
 use crate::protocol::EngineInfo;
-use crate::rules::{MoveError, Outcome, Player, Square, Tables};
+use crate::rules::{Player, Square, Tables};
 use rand::rngs::StdRng;
-use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// A player has k in a row.
-    KInARow(Player),
-    /// The board is full.
-    FullBoard,
-    /// Adjudicated: neither side can still complete a line.
-    DeadDraw,
-    /// A player lost by a fault.
-    Fault(Player, Fault),
-}
-
-impl Ending {
-    /// The winning colour, or `None` for a draw.
-    pub fn winner(&self) -> Option<Player> {
-        match self {
-            Ending::KInARow(p) => Some(*p),
-            Ending::FullBoard | Ending::DeadDraw => None,
-            Ending::Fault(guilty, _) => Some(guilty.other()),
-        }
-    }
-
-    /// The reason as reports count it: `k in a row`, `dead draw`, `crash`, ...
-    pub fn reason(&self) -> &'static str {
-        match self {
-            Ending::KInARow(_) => "k in a row",
-            Ending::FullBoard => "full board",
-            Ending::DeadDraw => "dead draw",
-            Ending::Fault(_, fault) => fault.reason(),
-        }
-    }
-
-    /// `1-0`, `0-1` or `1/2-1/2` (the first player, x, named first).
-    pub fn result(&self) -> &'static str {
-        match self.winner() {
-            Some(Player::X) => "1-0",
-            Some(Player::O) => "0-1",
-            None => "1/2-1/2",
-        }
-    }
-}
-
-impl fmt::Display for Ending {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Ending::KInARow(p) => write!(f, "{} wins: k in a row", p.letter()),
-            Ending::FullBoard => f.write_str("draw: the board is full"),
-            Ending::DeadDraw => f.write_str("draw: dead draw (no line can still be completed)"),
-            Ending::Fault(p, fault) => write!(f, "{} loses: {fault}", p.letter()),
-        }
-    }
-}
+/// The match was called off during a game ([`Cancel`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled;
 
 /// One move of a game as the referee saw it.
 #[derive(Clone, Debug)]
@@ -172,11 +121,8 @@ pub fn play_game(
     let mut game_moves: Vec<Square> = Vec::new();
     let mut last_answer: Option<Instant> = None;
     record.ending = loop {
-        match position.outcome() {
-            Some(Outcome::Win(p)) => break Ending::KInARow(p),
-            Some(Outcome::Draw) => break Ending::FullBoard,
-            None if rules.adjudicate && position.is_dead_draw() => break Ending::DeadDraw,
-            None => {}
+        if let Some(ending) = Ending::of(&position, rules.adjudicate) {
+            break ending;
         }
         let side = position.side_to_move();
         let limit = limits[side.index()];
@@ -224,37 +170,10 @@ pub fn play_game(
         let clock_after =
             clock.map(|c| c - elapsed_ms + limit.clock.map_or(0, |tc| tc.increment_ms as i64));
         clocks[side.index()] = clock_after;
-        let geometry = tables.geometry;
-        let Some(text) = reply.square else {
-            break Ending::Fault(
-                side,
-                Fault::IllegalMove {
-                    text: "(none)".into(),
-                    why: "no move, but the game is not over".into(),
-                },
-            );
+        let square = match play_reply(&mut position, reply.square) {
+            Ok(square) => square,
+            Err(fault) => break Ending::Fault(side, fault),
         };
-        let Some(square) = geometry.square(text.file, text.rank) else {
-            break Ending::Fault(
-                side,
-                Fault::IllegalMove {
-                    text: text.to_string(),
-                    why: format!("off the {}x{} board", geometry.columns(), geometry.rows()),
-                },
-            );
-        };
-        match position.play(square) {
-            Ok(()) => {}
-            Err(error @ (MoveError::Occupied | MoveError::GameOver(_))) => {
-                break Ending::Fault(
-                    side,
-                    Fault::IllegalMove {
-                        text: text.to_string(),
-                        why: error.to_string(),
-                    },
-                );
-            }
-        }
         game_moves.push(square);
         record.moves.push(MoveRecord {
             square,
@@ -297,7 +216,7 @@ fn go_command(limits: &[Limit; 2], clocks: &[Option<i64>; 2], limit: Limit) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::args::TimeControl;
+    use crate::client::TimeControl;
 
     #[test]
     fn go_commands() {

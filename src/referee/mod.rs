@@ -2,23 +2,20 @@
 //! speaks the protocol) and the built-in random player, trusting none of them.
 //!
 //! - [`args`]: the command line and `--help`;
-//! - [`engine`]: a child process, its handshake, its lines with deadlines, kill and reap;
-//! - [`player`]: a seat at the board (engine or random) and the faults a player can commit;
 //! - [`game`]: one game with the referee's own board and clocks;
 //! - [`openings`], [`stats`], [`record`]: openings, Elo and SPRT, JSON lines and SGF;
-//! - [`runner`]: the match, with workers in parallel and results in game order;
-//! - [`interrupt`]: Ctrl-C as a flag, so that every child is reaped.
+//! - [`runner`]: the match, with workers in parallel and results in game order.
+//!
+//! Engine processes, seats, faults and Ctrl-C come from [`crate::client`].
 
 pub mod args;
-pub mod engine;
 pub mod game;
-pub mod interrupt;
 pub mod openings;
-pub mod player;
 pub mod record;
 pub mod runner;
 pub mod stats;
 
+use crate::client::interrupt;
 use std::io::Write;
 use std::process::ExitCode;
 

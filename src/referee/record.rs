@@ -1,6 +1,7 @@
 //! Game records, written by hand: a JSON object per game (JSON lines) and SGF game trees.
 
-use super::game::{Ending, GameRecord};
+use super::game::GameRecord;
+use crate::client::{Ending, Fault};
 use crate::protocol::Score;
 use crate::rules::{Player, Tables};
 use std::fmt::Write as _;
@@ -152,7 +153,7 @@ pub fn sgf_game(game: &GameRecord, names: [&str; 2], tables: &Arc<Tables>) -> St
     let result = match (&game.ending, game.ending.winner()) {
         (_, None) => "0".to_string(),
         (Ending::KInARow(_), Some(p)) => format!("{}+", color(p)),
-        (Ending::Fault(_, super::player::Fault::TimeForfeit { .. }), Some(p)) => {
+        (Ending::Fault(_, Fault::TimeForfeit { .. }), Some(p)) => {
             format!("{}+T", color(p))
         }
         (_, Some(p)) => format!("{}+F", color(p)),

@@ -1,17 +1,15 @@
 //! The match: workers playing games in parallel, results reported in game order, the
 //! running score, records, statistics and the SPRT stop.
 
-use super::args::{MatchConfig, OpeningSource, PlayerKind};
-use super::engine::{Cancel, StartError};
+use super::args::{MatchConfig, OpeningSource};
 use super::game::{GameRecord, GameRules, play_game};
-use super::interrupt;
 use super::openings::{OpeningError, Openings, mix};
-use super::player::Seat;
 use super::record::{json_line, sgf_game};
 use super::stats::{
     EloEstimate, Pentanomial, SprtDecision, Wdl, elo_pentanomial, elo_trinomial, sprt_bounds,
     sprt_decision, sprt_llr,
 };
+use crate::client::{Cancel, Ending, PlayerKind, Seat, StartError, interrupt};
 use crate::rules::Tables;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -107,7 +105,7 @@ impl Tally {
         }
         self.points.push(points);
         *self.reasons.entry(game.ending.reason()).or_default() += 1;
-        if let super::game::Ending::Fault(guilty, fault) = &game.ending {
+        if let Ending::Fault(guilty, fault) = &game.ending {
             let first = if game.first_is_x {
                 crate::rules::Player::X
             } else {

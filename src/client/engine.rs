@@ -6,7 +6,7 @@
 //! The process is always waited for: on [`EngineProcess::quit`], on
 //! [`EngineProcess::kill`], and in `Drop`, so no path leaves a zombie behind.
 
-use super::interrupt;
+use super::cancel::Cancel;
 use crate::io::{Input, read_line};
 use crate::protocol::{EngineReply, parse_reply};
 use std::collections::VecDeque;
@@ -46,27 +46,6 @@ impl fmt::Display for EngineCommand {
             write!(f, " {arg}")?;
         }
         Ok(())
-    }
-}
-
-/// A way to call off waits from outside: the match's own stop flag, or Ctrl-C.
-#[derive(Clone, Debug, Default)]
-pub struct Cancel(Arc<AtomicBool>);
-
-impl Cancel {
-    /// A flag that is not set.
-    pub fn new() -> Cancel {
-        Cancel::default()
-    }
-
-    /// Sets the flag: every wait on engines returns [`Failure::Cancelled`] soon after.
-    pub fn set(&self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether the flag is set or an interrupt has arrived.
-    pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::SeqCst) || interrupt::interrupted()
     }
 }
 

@@ -1,14 +1,15 @@
 //! A seat at the board: an engine process (restarted when it fails) or the random player,
-//! asked for one move at a time under the referee's deadlines.
+//! asked for one move at a time under deadlines, its failures turned into [`Fault`]s.
 
-use super::args::{PlayerKind, PlayerSpec};
-use super::engine::{Cancel, EngineProcess, Failure, StartError};
+use super::cancel::Cancel;
+use super::engine::{EngineProcess, Failure, StartError};
+use super::fault::{Fault, NoMove};
+use super::random::random_move;
+use super::spec::{EngineSpec, PlayerKind};
 use crate::protocol::{EngineInfo, EngineReply, SquareText, parse_reply};
 use crate::rules::{Geometry, Position};
 use crate::text::excerpt;
-use rand::Rng;
 use rand::rngs::StdRng;
-use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -17,97 +18,6 @@ pub const START_TIMEOUT_FLOOR: Duration = Duration::from_secs(5);
 
 /// How long an engine gets to quit at the end of a match before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
-
-/// Something a player did wrong; the player at fault loses the game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// A move that cannot be played here.
-    IllegalMove {
-        /// The move as the engine wrote it.
-        text: String,
-        /// Why it cannot be played.
-        why: String,
-    },
-    /// A `bestmove` line that does not parse.
-    Unparsable {
-        /// The line, as an excerpt.
-        line: String,
-        /// What is wrong with it.
-        error: String,
-    },
-    /// The move came too late.
-    TimeForfeit {
-        /// By how much, in ms.
-        overrun_ms: u64,
-    },
-    /// The engine process exited.
-    Crash {
-        /// The exit status, and the end of its stderr if any.
-        detail: String,
-    },
-    /// The engine closed its output (or input) but kept running.
-    Disconnect,
-    /// No answer at all within the limit and the tolerance.
-    Stall {
-        /// What was waited for: `readyok` or `bestmove`.
-        waiting_for: &'static str,
-        /// How long, in ms.
-        waited_ms: u64,
-    },
-}
-
-impl Fault {
-    /// The kind of fault, as reports count it.
-    pub fn reason(&self) -> &'static str {
-        match self {
-            Fault::IllegalMove { .. } => "illegal move",
-            Fault::Unparsable { .. } => "unparsable move",
-            Fault::TimeForfeit { .. } => "time forfeit",
-            Fault::Crash { .. } => "crash",
-            Fault::Disconnect => "disconnect",
-            Fault::Stall { .. } => "stall",
-        }
-    }
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Fault::IllegalMove { text, why } => write!(f, "illegal move {text} ({why})"),
-            Fault::Unparsable { line, error } => {
-                write!(f, "unparsable move '{line}' ({error})")
-            }
-            Fault::TimeForfeit { overrun_ms } => {
-                write!(f, "time forfeit ({overrun_ms} ms over)")
-            }
-            Fault::Crash { detail } => write!(f, "crash ({detail})"),
-            Fault::Disconnect => f.write_str("disconnect (closed its output but kept running)"),
-            Fault::Stall {
-                waiting_for,
-                waited_ms,
-            } => write!(f, "stall (no {waiting_for} within {waited_ms} ms)"),
-        }
-    }
-}
-
-/// The move of a match was called off ([`Cancel`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Cancelled;
-
-/// Why no move came back.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NoMove {
-    /// The player is at fault.
-    Fault(Fault),
-    /// The match was called off.
-    Cancelled,
-}
-
-impl From<Fault> for NoMove {
-    fn from(fault: Fault) -> NoMove {
-        NoMove::Fault(fault)
-    }
-}
 
 /// What a move request needs.
 pub struct MoveRequest<'a> {
@@ -138,9 +48,10 @@ pub struct MoveReply {
     pub answered: Instant,
 }
 
-/// One of the two players of a match, as one worker holds it.
+/// One player at the board: an engine process (started on demand, restarted after a
+/// failure) or the random player.
 pub struct Seat {
-    spec: PlayerSpec,
+    spec: EngineSpec,
     /// The name in reports.
     pub name: String,
     engine: Option<EngineProcess>,
@@ -151,7 +62,7 @@ pub struct Seat {
 
 impl Seat {
     /// A seat for `spec`; engines log to `log` if given. Nothing is started yet.
-    pub fn new(spec: &PlayerSpec, name: String, log: Option<PathBuf>) -> Seat {
+    pub fn new(spec: &EngineSpec, name: String, log: Option<PathBuf>) -> Seat {
         Seat {
             spec: spec.clone(),
             name,
@@ -162,7 +73,7 @@ impl Seat {
     }
 
     /// The player's specification.
-    pub fn spec(&self) -> &PlayerSpec {
+    pub fn spec(&self) -> &EngineSpec {
         &self.spec
     }
 
@@ -287,14 +198,10 @@ impl Seat {
                 }));
             }
             let now = Instant::now();
-            let empty: Vec<usize> = request.position.empty().iter().collect();
             let geometry = request.position.geometry();
-            let square = (!empty.is_empty()).then(|| {
-                let square = empty[rng.random_range(0..empty.len())];
-                SquareText {
-                    file: geometry.file(square) as u32,
-                    rank: geometry.rank(square) as u32,
-                }
+            let square = random_move(request.position, rng).map(|square| SquareText {
+                file: geometry.file(square) as u32,
+                rank: geometry.rank(square) as u32,
             });
             return Ok(MoveReply {
                 square,

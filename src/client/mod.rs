@@ -1,0 +1,35 @@
+//! Engine processes as their client sees them, shared by `kinrow match` and `kinrow play`:
+//! starting and reaping processes, seats at the board, faults and endings, cancellation and
+//! Ctrl-C. Nothing here knows about matches, statistics or the terminal game.
+//!
+//! - [`spec`]: the `--engine` value (`random`, or `cmd=... name=... option.X=Y ...`) as a
+//!   typed [`EngineSpec`];
+//! - [`limit`]: limits per move and clocks, and the `go` parameters they make;
+//! - [`board`]: the board as the command line writes it (`5x5k4`);
+//! - [`engine`]: a child process, its handshake, its lines with deadlines, kill and reap;
+//! - [`seat`]: a player at the board (engine or random), asked for one move at a time;
+//! - [`fault`] and [`ending`]: what a player can do wrong, and how a game ended;
+//! - [`random`]: the built-in random player;
+//! - [`cancel`] and [`interrupt`]: calling off waits, and Ctrl-C as a flag so that every
+//!   child is reaped.
+
+pub mod board;
+pub mod cancel;
+pub mod ending;
+pub mod engine;
+pub mod fault;
+pub mod interrupt;
+pub mod limit;
+pub mod random;
+pub mod seat;
+pub mod spec;
+
+pub use board::{BoardError, parse_board};
+pub use cancel::Cancel;
+pub use ending::Ending;
+pub use engine::{EngineCommand, EngineProcess, Failure, StartError};
+pub use fault::{Fault, NoMove, play_reply};
+pub use limit::{Limit, TimeControl, TimeControlError};
+pub use random::random_move;
+pub use seat::{MoveReply, MoveRequest, Seat};
+pub use spec::{EngineSpec, PlayerKind, SpecError, SpecProblem};
