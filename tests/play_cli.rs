@@ -305,7 +305,7 @@ fn options_help_and_errors() {
     assert_eq!(r.code, Some(2));
     assert!(
         r.stderr
-            .contains("kinrow play: --board: a board of 16x16 is not supported"),
+            .contains("invalid value '16x16' for '--board <BOARD>': a board of 16x16 is not"),
         "{}",
         r.stderr
     );

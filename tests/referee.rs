@@ -371,7 +371,7 @@ fn exit_statuses_and_messages() {
     assert_eq!(r.code, Some(2));
     assert!(
         r.stderr
-            .contains("kinrow match: --games: expected a whole number above 0, got 'x'"),
+            .contains("invalid value 'x' for '--games <N>': expected a whole number above 0"),
         "{}",
         r.stderr
     );

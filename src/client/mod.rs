@@ -5,7 +5,7 @@
 //! - [`spec`]: the `--engine` value (`random`, or `cmd=... name=... option.X=Y ...`) as a
 //!   typed [`EngineSpec`];
 //! - [`limit`]: limits per move and clocks, and the `go` parameters they make;
-//! - [`board`]: the board as the command line writes it (`5x5k4`);
+//! - [`cli`]: command-line values both front ends read (the board as `5x5k4`, counts);
 //! - [`engine`]: a child process, its handshake, its lines with deadlines, kill and reap;
 //! - [`seat`]: a player at the board (engine or random), asked for one move at a time;
 //! - [`fault`] and [`ending`]: what a player can do wrong, and how a game ended;
@@ -13,8 +13,8 @@
 //! - [`cancel`] and [`interrupt`]: calling off waits, and Ctrl-C as a flag so that every
 //!   child is reaped.
 
-pub mod board;
 pub mod cancel;
+pub mod cli;
 pub mod ending;
 pub mod engine;
 pub mod fault;
@@ -24,7 +24,6 @@ pub mod random;
 pub mod seat;
 pub mod spec;
 
-pub use board::{BoardError, parse_board};
 pub use cancel::Cancel;
 pub use ending::Ending;
 pub use engine::{EngineCommand, EngineProcess, Failure, StartError};

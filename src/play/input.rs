@@ -1,5 +1,5 @@
 //! What a person types at the prompt, parsed: a square (`c3`, or a row and a column as the
-//! seeds take them, `2 3`) or a command.
+//! board is labelled, `2 3`) or a command.
 
 use crate::rules::{Geometry, Square};
 use crate::text::excerpt;

@@ -1,208 +1,235 @@
-//! `kinrow match` arguments: parsed by hand into a [`MatchConfig`], with `--help`.
+//! `kinrow match` arguments: the command line (clap) and the checks that need several flags
+//! at once, into a [`MatchConfig`].
 
-use crate::client::{BoardError, EngineSpec, Limit, PlayerKind, TimeControl, parse_board};
-use crate::rules::{Geometry, GeometryError};
+use super::config::{MatchConfig, OpeningSource, SprtConfig, SprtModel};
+use crate::client::cli::{parse_board, positive};
+use crate::client::{EngineSpec, Limit, PlayerKind, SpecError, TimeControl};
+use crate::rules::Geometry;
+use clap::error::ErrorKind;
+use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The `--help` text.
-pub const HELP: &str = "\
-usage: kinrow match --engine SPEC --engine SPEC [options]
-
+const ABOUT: &str = "\
 Plays games between two players and reports the score, Elo difference and pentanomial
 statistics. The referee keeps its own board and clocks, checks every reply, and scores a
 fault (illegal or unparsable move, time forfeit, crash, disconnect, stall) as a loss for the
-player at fault; a crashed or stalled engine is killed and restarted for the next game.
+player at fault; a crashed or stalled engine is killed and restarted for the next game.";
 
-Players (give --engine exactly twice; the first is the one whose score is reported):
-  --engine SPEC        either `random` (a uniformly random legal move, from the seeded
-                       stream) or an engine as key=value words, in one quoted argument or
-                       as separate arguments up to the next --flag:
-                         cmd=PROGRAM        the program to run (required); words without a
-                                            key that follow it are its arguments
-                         arg=ARG            one more argument (for arguments with spaces or
-                                            that start with --)
-                         name=NAME          the name in reports (default: its `id name`)
-                         option.NAME=VALUE  sent as `setoption name NAME value VALUE`;
-                                            with an empty VALUE, a button
-                         depth=N nodes=N movetime=MS tc=BASE+INC
-                                            this player's limit per move (replaces the
-                                            limits given for both players below)
-                       Each argument is split into words at spaces; quotes ('...' or
-                       \"...\") group words: cmd='/opt/my engine' option.'Clear Hash'=
-                       Examples: --engine \"cmd=target/release/kinrow name=new option.Hash=16\"
-                                 --engine cmd=./old name=old depth=6   --engine random
+const ENGINE_HELP: &str = "\
+A player; give --engine exactly twice (the first is the one whose score is reported):
+either `random` (a uniformly random legal move, from the seeded stream) or an engine as
+key=value words, in one quoted argument or as separate arguments up to the next --flag:
+  cmd=PROGRAM        the program to run (required); words without a key that follow it
+                     are its arguments
+  arg=ARG            one more argument (for arguments with spaces or that start with --)
+  name=NAME          the name in reports (default: its `id name`)
+  option.NAME=VALUE  sent as `setoption name NAME value VALUE`; with an empty VALUE, a
+                     button
+  depth=N nodes=N movetime=MS tc=BASE+INC
+                     this player's limit per move (replaces the limits given for both
+                     players)
+Each argument is split into words at spaces; quotes ('...' or \"...\") group words:
+cmd='/opt/my engine' option.'Clear Hash'=
+Examples: --engine \"cmd=target/release/kinrow name=new option.Hash=16\"
+          --engine cmd=./old name=old depth=6   --engine random";
 
-Limits per move, for both players (an engine needs at least one; they combine, the first
-reached ends the search):
-  --depth N            `go depth N`
-  --nodes N            `go nodes N`
-  --movetime MS        `go movetime MS`; a reply later than MS + the margin loses on time
-  --tc BASE+INC        a clock kept by the referee: BASE seconds per game plus INC seconds
-                       per move (10+0.1, 60, 0.5+0.01); engines get wtime/btime/winc/binc and
-                       lose on time when their clock runs out by more than the margin
-  --time-margin MS     lateness forgiven before a time forfeit (default 50)
-  --timeout MS         how long the referee waits for `readyok`, and for `bestmove` beyond
-                       the time limit (or at all, under depth or nodes limits), before the
-                       engine counts as stalled; also for `uciok` when an engine starts,
-                       but never less than 5000 there (default 10000)
-
-The games:
-  --board BOARD        CxR (k is the shorter side, at most 5), CxRkK or C,R,K: 3x3,
-                       5x5k4, 15,15,5 (default 3x3)
-  --games N            games to play (default 2); colours alternate, and each pair of games
-                       plays the same opening once with each colour
-  --openings SPEC      startpos (the empty board, the default); random=N (N random plies,
-                       drawn from the seed, one opening per pair); or file=PATH (one
-                       position per line as after `position`: `startpos moves c3 b2` or
-                       `board x.o/3/3 o`; `#` comments; used in order and repeated)
-  --no-adjudication    play on when neither side can still complete a line (by default
-                       such a game is adjudicated a dead draw at once)
-  --concurrency J      games played at the same time, each with its own engine processes
-                       (default 1)
-  --seed S             the seed of random players and random openings (default: drawn
-                       and printed); with deterministic engines (kinrow: option.Seed=1) the
-                       same seed gives the same games, move for move
-  --sprt ELO0 ELO1 ALPHA BETA
-                       stop as soon as a sequential probability ratio test on the game
-                       pairs (pentanomial, as fastchess) accepts H0 (Elo <= ELO0) or H1
-                       (Elo >= ELO1), e.g. --sprt 0 10 0.05 0.05
-  --sprt-model M       normalized (the default, Elo bounds in nElo, as fastchess) or
-                       logistic
-
-Records:
-  --jsonl FILE         one JSON object per game: players, colours, opening, every move with
-                       the engine's depth, score, nodes and time, the result and the reason
-  --sgf FILE           the games as an SGF collection (FF[4], GM[4], SZ[c:r]), for viewers
-  --logs DIR           one file per engine process with everything sent (`> `), received
-                       (`< `) and written to stderr (`! `)
+const AFTER_HELP: &str = "\
+Limits per move combine: the first reached ends the search; an engine needs at least one.
 
 Output: a line per finished game with the running score, then a summary. Exit status: 0
 when the match completed (or an SPRT decided it), 1 if an engine cannot be started or a
 record cannot be written, 2 for bad arguments, 130 when interrupted (Ctrl-C: engines are
 killed and reaped, the score so far is printed).";
 
-/// Where the openings come from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OpeningSource {
-    /// The empty board.
-    StartPos,
-    /// This many random plies, drawn from the seed.
-    Random(u32),
-    /// Positions from a file.
-    File(PathBuf),
-}
+const LIMITS: &str = "Limits per move, for both players";
+const GAMES: &str = "The games";
+const RECORDS: &str = "Records";
 
-/// How the SPRT turns Elo into expected scores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SprtModel {
-    /// Normalized Elo (fastchess's default).
-    Normalized,
-    /// Logistic Elo.
-    Logistic,
-}
+/// The command line of `kinrow match`, as clap reads it.
+#[derive(Clone, Debug, Parser)]
+#[command(
+    name = "kinrow match",
+    about = ABOUT,
+    after_help = AFTER_HELP,
+    disable_version_flag = true
+)]
+pub struct MatchArgs {
+    /// A player: `random` or an engine as cmd=PROGRAM name=NAME option.NAME=VALUE ...
+    /// (twice)
+    #[arg(
+        long,
+        value_name = "SPEC",
+        num_args = 1..,
+        action = ArgAction::Append,
+        long_help = ENGINE_HELP
+    )]
+    pub engine: Vec<String>,
 
-/// `--sprt ELO0 ELO1 ALPHA BETA`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtConfig {
-    /// The Elo of H0.
-    pub elo0: f64,
-    /// The Elo of H1.
-    pub elo1: f64,
-    /// The false positive rate.
-    pub alpha: f64,
-    /// The false negative rate.
-    pub beta: f64,
-    /// The Elo model.
-    pub model: SprtModel,
-}
+    /// The words of each `--engine` apart (clap's derive flattens them into `engine`);
+    /// filled in by [`parse`].
+    #[arg(skip)]
+    pub engines: Vec<Vec<String>>,
 
-/// Everything a match needs to know.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MatchConfig {
-    /// The two players; the first one's score is reported.
-    pub players: [EngineSpec; 2],
-    /// The board.
-    pub geometry: Geometry,
-    /// How many games.
+    /// `go depth N`
+    #[arg(verbatim_doc_comment, long, value_name = "N", value_parser = positive::<u32>, help_heading = LIMITS)]
+    pub depth: Option<u32>,
+
+    /// `go nodes N`
+    #[arg(verbatim_doc_comment, long, value_name = "N", value_parser = positive::<u64>, help_heading = LIMITS)]
+    pub nodes: Option<u64>,
+
+    /// `go movetime MS`; a reply later than MS + the margin loses on time
+    #[arg(verbatim_doc_comment, long, value_name = "MS", value_parser = positive::<u64>, help_heading = LIMITS)]
+    pub movetime: Option<u64>,
+
+    /// A clock kept by the referee: BASE seconds per game plus INC seconds per move
+    /// (10+0.1, 60, 0.5+0.01); engines get wtime/btime/winc/binc and lose on time when
+    /// their clock runs out by more than the margin
+    #[arg(verbatim_doc_comment, long, value_name = "BASE+INC", help_heading = LIMITS)]
+    pub tc: Option<TimeControl>,
+
+    /// Lateness forgiven before a time forfeit
+    #[arg(verbatim_doc_comment, long, value_name = "MS", default_value_t = 50, help_heading = LIMITS)]
+    pub time_margin: u64,
+
+    /// How long the referee waits for `readyok`, and for `bestmove` beyond the time
+    /// limit (or at all, under depth or nodes limits), before the engine counts as
+    /// stalled; also for `uciok` when an engine starts, but never less than 5000 there
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "MS",
+        default_value_t = 10_000,
+        value_parser = positive::<u64>,
+        help_heading = LIMITS
+    )]
+    pub timeout: u64,
+
+    /// CxR (k is the shorter side, at most 5), CxRkK or C,R,K: 3x3, 5x5k4, 15,15,5
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "BOARD",
+        default_value = "3x3",
+        value_parser = parse_board,
+        help_heading = GAMES
+    )]
+    pub board: Geometry,
+
+    /// Games to play; colours alternate, and each pair of games plays the same opening
+    /// once with each colour
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        value_parser = positive::<usize>,
+        help_heading = GAMES
+    )]
     pub games: usize,
-    /// Games at the same time.
-    pub concurrency: usize,
-    /// The seed of random players and openings.
-    pub seed: u64,
-    /// The openings.
+
+    /// startpos (the empty board); random=N (N random plies, drawn from the seed, one
+    /// opening per pair); or file=PATH (one position per line as after `position`:
+    /// `startpos moves c3 b2` or `board x.o/3/3 o`; `#` comments; used in order and
+    /// repeated)
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "SPEC",
+        default_value = "startpos",
+        help_heading = GAMES
+    )]
     pub openings: OpeningSource,
-    /// Whether dead draws are adjudicated.
-    pub adjudicate: bool,
-    /// Lateness forgiven before a time forfeit.
-    pub time_margin: Duration,
-    /// How long to wait for an answer before calling a stall.
-    pub timeout: Duration,
-    /// The SPRT, if any.
-    pub sprt: Option<SprtConfig>,
-    /// The JSON lines record.
+
+    /// Play on when neither side can still complete a line (by default such a game is
+    /// adjudicated a dead draw at once)
+    #[arg(verbatim_doc_comment, long, help_heading = GAMES)]
+    pub no_adjudication: bool,
+
+    /// Games played at the same time, each with its own engine processes
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "J",
+        default_value_t = 1,
+        value_parser = positive::<usize>,
+        help_heading = GAMES
+    )]
+    pub concurrency: usize,
+
+    /// The seed of random players and random openings (default: drawn and printed);
+    /// with deterministic engines (kinrow: option.Seed=1) the same seed gives the same
+    /// games, move for move
+    #[arg(verbatim_doc_comment, long, value_name = "S", help_heading = GAMES)]
+    pub seed: Option<u64>,
+
+    /// Stop as soon as a sequential probability ratio test on the game pairs
+    /// (pentanomial, as fastchess) accepts H0 (Elo <= ELO0) or H1 (Elo >= ELO1), e.g.
+    /// --sprt 0 10 0.05 0.05
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        num_args = 4,
+        value_names = ["ELO0", "ELO1", "ALPHA", "BETA"],
+        allow_negative_numbers = true,
+        help_heading = GAMES
+    )]
+    pub sprt: Option<Vec<f64>>,
+
+    /// The SPRT's Elo model: normalized (Elo bounds in nElo, as fastchess) or logistic
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "M",
+        value_enum,
+        default_value = "normalized",
+        help_heading = GAMES
+    )]
+    pub sprt_model: SprtModel,
+
+    /// One JSON object per game: players, colours, opening, every move with the
+    /// engine's depth, score, nodes and time, the result and the reason
+    #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = RECORDS)]
     pub jsonl: Option<PathBuf>,
-    /// The SGF record.
+
+    /// The games as an SGF collection (FF[4], GM[4], SZ[c:r]), for viewers
+    #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = RECORDS)]
     pub sgf: Option<PathBuf>,
-    /// The folder of engine logs.
+
+    /// One file per engine process with everything sent (`> `), received (`< `) and
+    /// written to stderr (`! `)
+    #[arg(verbatim_doc_comment, long, value_name = "DIR", help_heading = RECORDS)]
     pub logs: Option<PathBuf>,
 }
 
-/// What the command line asked for.
+/// A command line that clap accepts but that makes no match.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Parsed {
-    /// `--help`.
-    Help,
-    /// A match.
-    Match(Box<MatchConfig>),
-}
-
-/// Why the command line was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArgError {
-    /// A word that is no flag.
-    UnknownFlag(String),
-    /// A flag without its value.
-    MissingValue(&'static str),
-    /// A flag's value does not parse.
-    BadValue {
-        /// The flag.
-        flag: &'static str,
-        /// The value given.
-        value: String,
-        /// What it must be.
-        expected: &'static str,
-    },
-    /// The board is not playable.
-    Board(GeometryError),
     /// An `--engine` specification is wrong.
-    Engine {
-        /// The specification, as given.
-        spec: String,
-        /// What is wrong with it.
-        problem: String,
-    },
+    Engine(SpecError),
     /// `--engine` was not given exactly twice.
     PlayerCount(usize),
-    /// An engine has no limit per move.
+    /// An engine (named) has no limit per move.
     NoLimit(String),
-    /// Values that do not fit together.
-    Invalid(String),
+    /// `--sprt` with ELO0 not below ELO1.
+    SprtBounds(f64, f64),
+    /// `--sprt` with error rates that make no test.
+    SprtRates(f64, f64),
+    /// Random openings as long as the board (or longer).
+    OpeningTooLong {
+        /// The plies asked for.
+        plies: u32,
+        /// The board.
+        geometry: Geometry,
+    },
 }
 
 impl fmt::Display for ArgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ArgError::UnknownFlag(word) => write!(f, "unknown argument '{word}'"),
-            ArgError::MissingValue(flag) => write!(f, "{flag} needs a value"),
-            ArgError::BadValue {
-                flag,
-                value,
-                expected,
-            } => write!(f, "{flag}: expected {expected}, got '{value}'"),
-            ArgError::Board(error) => write!(f, "--board: {error}"),
-            ArgError::Engine { spec, problem } => write!(f, "--engine '{spec}': {problem}"),
+            ArgError::Engine(error) => write!(f, "--engine {error}"),
             ArgError::PlayerCount(n) => write!(
                 f,
                 "give --engine exactly twice (an engine or `random` each), got {n}"
@@ -212,236 +239,341 @@ impl fmt::Display for ArgError {
                 "engine '{player}' has no limit per move: give --depth, --nodes, --movetime \
                  or --tc (or depth=, nodes=, movetime=, tc= in its --engine)"
             ),
-            ArgError::Invalid(message) => f.write_str(message),
+            ArgError::SprtBounds(elo0, elo1) => {
+                write!(f, "--sprt: ELO0 must be below ELO1, got {elo0} and {elo1}")
+            }
+            ArgError::SprtRates(alpha, beta) => write!(
+                f,
+                "--sprt: ALPHA and BETA must be above 0 with a sum below 1, got {alpha} and \
+                 {beta}"
+            ),
+            ArgError::OpeningTooLong { plies, geometry } => write!(
+                f,
+                "--openings random={plies}: a {}x{} board has only {} squares",
+                geometry.columns(),
+                geometry.rows(),
+                geometry.cells()
+            ),
         }
     }
 }
 
 impl std::error::Error for ArgError {}
 
-/// Parses the arguments after `match`.
-///
-/// # Errors
-///
-/// [`ArgError`] describing the first problem.
-pub fn parse(args: &[String]) -> Result<Parsed, ArgError> {
-    let mut engines: Vec<EngineSpec> = Vec::new();
-    let mut limit = Limit::default();
-    let mut geometry = Geometry::default();
-    let mut games = 2usize;
-    let mut concurrency = 1usize;
-    let mut seed = None;
-    let mut openings = OpeningSource::StartPos;
-    let mut adjudicate = true;
-    let mut time_margin = Duration::from_millis(50);
-    let mut timeout = Duration::from_millis(10_000);
-    let mut sprt: Option<SprtConfig> = None;
-    let mut model = SprtModel::Normalized;
-    let (mut jsonl, mut sgf, mut logs) = (None, None, None);
-
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        i += 1;
-        // The value of a flag that takes one.
-        let mut value = |name: &'static str| -> Result<String, ArgError> {
-            let v = args.get(i).cloned().ok_or(ArgError::MissingValue(name))?;
-            i += 1;
-            Ok(v)
-        };
-        fn count<T: std::str::FromStr + PartialOrd + From<u8>>(
-            flag: &'static str,
-            text: String,
-        ) -> Result<T, ArgError> {
-            text.parse::<T>()
-                .ok()
-                .filter(|n| *n >= T::from(1))
-                .ok_or(ArgError::BadValue {
-                    flag,
-                    value: text,
-                    expected: "a whole number above 0",
-                })
+impl ArgError {
+    /// The kind of command-line error clap reports it as.
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ArgError::PlayerCount(_) | ArgError::NoLimit(_) => ErrorKind::MissingRequiredArgument,
+            _ => ErrorKind::ValueValidation,
         }
-        match flag {
-            "-h" | "--help" | "help" => return Ok(Parsed::Help),
-            "--engine" | "-engine" => {
-                let start = i;
-                while i < args.len() && !args[i].starts_with("--") {
-                    i += 1;
+    }
+}
+
+impl MatchArgs {
+    /// The match these arguments describe; without `--seed`, a seed is drawn.
+    ///
+    /// # Errors
+    ///
+    /// [`ArgError`] for the first problem that takes more than one flag to see.
+    pub fn into_config(self) -> Result<MatchConfig, ArgError> {
+        let limit = Limit {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime_ms: self.movetime,
+            clock: self.tc,
+        };
+        let players = self
+            .engines
+            .iter()
+            .map(|parts| EngineSpec::from_args(parts).map_err(ArgError::Engine))
+            .collect::<Result<Vec<_>, _>>()?;
+        let [mut first, mut second]: [EngineSpec; 2] = players
+            .try_into()
+            .map_err(|given: Vec<EngineSpec>| ArgError::PlayerCount(given.len()))?;
+        for player in [&mut first, &mut second] {
+            if player.limit.is_empty() {
+                player.limit = limit;
+            }
+            if let PlayerKind::Engine { command, .. } = &player.kind
+                && player.limit.is_empty()
+            {
+                return Err(ArgError::NoLimit(
+                    player.name.clone().unwrap_or_else(|| command.to_string()),
+                ));
+            }
+        }
+        let sprt = match self.sprt.as_deref() {
+            Some(&[elo0, elo1, alpha, beta]) => {
+                if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+                    return Err(ArgError::SprtBounds(elo0, elo1));
                 }
-                if start == i {
-                    return Err(ArgError::MissingValue("--engine"));
+                if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
+                    return Err(ArgError::SprtRates(alpha, beta));
                 }
-                engines.push(EngineSpec::from_args(&args[start..i]).map_err(|e| {
-                    ArgError::Engine {
-                        spec: e.spec,
-                        problem: e.problem.to_string(),
-                    }
-                })?);
-            }
-            "--depth" => limit.depth = Some(count("--depth", value("--depth")?)?),
-            "--nodes" => limit.nodes = Some(count("--nodes", value("--nodes")?)?),
-            "--movetime" => limit.movetime_ms = Some(count("--movetime", value("--movetime")?)?),
-            "--tc" => {
-                let text = value("--tc")?;
-                limit.clock =
-                    Some(
-                        text.parse::<TimeControl>()
-                            .map_err(|_| ArgError::BadValue {
-                                flag: "--tc",
-                                value: text,
-                                expected: "BASE+INC in seconds, like 10+0.1",
-                            })?,
-                    );
-            }
-            "--time-margin" => {
-                let text = value("--time-margin")?;
-                time_margin =
-                    Duration::from_millis(text.parse().map_err(|_| ArgError::BadValue {
-                        flag: "--time-margin",
-                        value: text,
-                        expected: "a whole number of milliseconds",
-                    })?);
-            }
-            "--timeout" => {
-                timeout = Duration::from_millis(count("--timeout", value("--timeout")?)?);
-            }
-            "--board" => {
-                let text = value("--board")?;
-                geometry = parse_board(&text).map_err(|e| match e {
-                    BoardError::Geometry(g) => ArgError::Board(g),
-                    BoardError::Syntax(_) => ArgError::BadValue {
-                        flag: "--board",
-                        value: text,
-                        expected: "CxR, CxRkK or C,R,K (like 3x3, 5x5k4 or 15,15,5)",
-                    },
-                })?;
-            }
-            "--games" => games = count("--games", value("--games")?)?,
-            "--concurrency" => concurrency = count("--concurrency", value("--concurrency")?)?,
-            "--seed" => {
-                let text = value("--seed")?;
-                seed = Some(text.parse::<u64>().map_err(|_| ArgError::BadValue {
-                    flag: "--seed",
-                    value: text,
-                    expected: "a whole number",
-                })?);
-            }
-            "--openings" => {
-                let text = value("--openings")?;
-                openings = if text == "startpos" {
-                    OpeningSource::StartPos
-                } else if let Some(n) = text.strip_prefix("random=") {
-                    OpeningSource::Random(n.parse().map_err(|_| ArgError::BadValue {
-                        flag: "--openings",
-                        value: text.clone(),
-                        expected: "random=N with a whole number N",
-                    })?)
-                } else if let Some(path) = text.strip_prefix("file=").filter(|p| !p.is_empty()) {
-                    OpeningSource::File(PathBuf::from(path))
-                } else {
-                    return Err(ArgError::BadValue {
-                        flag: "--openings",
-                        value: text,
-                        expected: "startpos, random=N or file=PATH",
-                    });
-                };
-            }
-            "--no-adjudication" => adjudicate = false,
-            "--sprt" => {
-                let mut numbers = [0.0f64; 4];
-                for slot in &mut numbers {
-                    let text = value("--sprt")?;
-                    *slot = text.parse().map_err(|_| ArgError::BadValue {
-                        flag: "--sprt",
-                        value: text,
-                        expected: "four numbers ELO0 ELO1 ALPHA BETA",
-                    })?;
-                }
-                let [elo0, elo1, alpha, beta] = numbers;
-                let ordered = elo0.is_finite() && elo1.is_finite() && elo0 < elo1;
-                if !ordered {
-                    return Err(ArgError::Invalid(format!(
-                        "--sprt: ELO0 must be below ELO1, got {elo0} and {elo1}"
-                    )));
-                }
-                let rates = alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0;
-                if !rates {
-                    return Err(ArgError::Invalid(format!(
-                        "--sprt: ALPHA and BETA must be above 0 with a sum below 1, got \
-                         {alpha} and {beta}"
-                    )));
-                }
-                sprt = Some(SprtConfig {
+                Some(SprtConfig {
                     elo0,
                     elo1,
                     alpha,
                     beta,
-                    model,
-                });
+                    model: self.sprt_model,
+                })
             }
-            "--sprt-model" => {
-                let text = value("--sprt-model")?;
-                model = match text.as_str() {
-                    "normalized" => SprtModel::Normalized,
-                    "logistic" => SprtModel::Logistic,
-                    _ => {
-                        return Err(ArgError::BadValue {
-                            flag: "--sprt-model",
-                            value: text,
-                            expected: "normalized or logistic",
-                        });
-                    }
-                };
-            }
-            "--jsonl" => jsonl = Some(PathBuf::from(value("--jsonl")?)),
-            "--sgf" => sgf = Some(PathBuf::from(value("--sgf")?)),
-            "--logs" => logs = Some(PathBuf::from(value("--logs")?)),
-            other => return Err(ArgError::UnknownFlag(other.to_string())),
-        }
-    }
-    if let Some(s) = &mut sprt {
-        s.model = model;
-    }
-    let [mut first, mut second]: [EngineSpec; 2] = engines
-        .try_into()
-        .map_err(|given: Vec<EngineSpec>| ArgError::PlayerCount(given.len()))?;
-    for player in [&mut first, &mut second] {
-        if player.limit.is_empty() {
-            player.limit = limit;
-        }
-        if let PlayerKind::Engine { command, .. } = &player.kind
-            && player.limit.is_empty()
+            _ => None,
+        };
+        let geometry = self.board;
+        if let OpeningSource::Random(plies) = self.openings
+            && plies as usize >= geometry.cells()
         {
-            return Err(ArgError::NoLimit(
-                player.name.clone().unwrap_or_else(|| command.to_string()),
-            ));
+            return Err(ArgError::OpeningTooLong { plies, geometry });
+        }
+        Ok(MatchConfig {
+            players: [first, second],
+            geometry,
+            games: self.games,
+            concurrency: self.concurrency,
+            seed: self.seed.unwrap_or_else(rand::random),
+            openings: self.openings,
+            adjudicate: !self.no_adjudication,
+            time_margin: Duration::from_millis(self.time_margin),
+            timeout: Duration::from_millis(self.timeout),
+            sprt,
+            jsonl: self.jsonl,
+            sgf: self.sgf,
+            logs: self.logs,
+        })
+    }
+}
+
+/// Reads the arguments after `match` into a match.
+///
+/// # Errors
+///
+/// A clap error to print: `--help`, or the first problem with the arguments.
+pub fn parse(args: &[String]) -> Result<MatchConfig, clap::Error> {
+    let words = std::iter::once("kinrow match").chain(args.iter().map(String::as_str));
+    let matches = MatchArgs::command().try_get_matches_from(words)?;
+    let mut parsed = MatchArgs::from_arg_matches(&matches)?;
+    parsed.engines = matches
+        .get_occurrences::<String>("engine")
+        .map(|occurrences| occurrences.map(|words| words.cloned().collect()).collect())
+        .unwrap_or_default();
+    parsed
+        .into_config()
+        .map_err(|e| MatchArgs::command().error(e.kind(), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::EngineCommand;
+
+    fn config(list: &[&str]) -> MatchConfig {
+        let list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+        match parse(&list) {
+            Ok(config) => config,
+            Err(e) => panic!("{list:?} gave {e}"),
         }
     }
-    if let OpeningSource::Random(plies) = openings
-        && plies as usize >= geometry.cells()
-    {
-        return Err(ArgError::Invalid(format!(
-            "--openings random={plies}: a {}x{} board has only {} squares",
-            geometry.columns(),
-            geometry.rows(),
-            geometry.cells()
-        )));
+
+    /// The error's own message, without clap's `error: ` and usage around it.
+    fn error(list: &[&str]) -> String {
+        let list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+        match parse(&list) {
+            Err(e) => e
+                .render()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches("error: ")
+                .to_string(),
+            Ok(config) => panic!("{list:?} should fail but gave {config:?}"),
+        }
     }
-    let seed = seed.unwrap_or_else(rand::random);
-    Ok(Parsed::Match(Box::new(MatchConfig {
-        players: [first, second],
-        geometry,
-        games,
-        concurrency,
-        seed,
-        openings,
-        adjudicate,
-        time_margin,
-        timeout,
-        sprt,
-        jsonl,
-        sgf,
-        logs,
-    })))
+
+    #[test]
+    fn engines_in_both_forms() {
+        let quoted = config(&[
+            "--engine",
+            "cmd=target/release/kinrow name=new option.Hash=16",
+            "--engine",
+            "random",
+            "--depth",
+            "4",
+        ]);
+        let separate = config(&[
+            "--engine",
+            "cmd=target/release/kinrow",
+            "name=new",
+            "option.Hash=16",
+            "--engine",
+            "random",
+            "--depth",
+            "4",
+        ]);
+        // Without --seed each run draws its own; everything else is the same.
+        assert_eq!(quoted.players, separate.players);
+        let [new, random] = &quoted.players;
+        assert_eq!(
+            new.kind,
+            PlayerKind::Engine {
+                command: EngineCommand {
+                    program: "target/release/kinrow".into(),
+                    args: vec![],
+                },
+                options: vec![("Hash".into(), Some("16".into()))],
+            }
+        );
+        assert_eq!(new.limit.depth, Some(4));
+        assert_eq!(random.kind, PlayerKind::Random);
+        assert_eq!(random.limit.depth, Some(4));
+    }
+
+    #[test]
+    fn own_limits_replace_the_common_ones() {
+        let c = config(&[
+            "--engine",
+            "cmd=python3 fake.py arg=--flag movetime=50",
+            "--engine",
+            "cmd=./e",
+            "tc=1+0.01",
+            "--nodes",
+            "1000",
+        ]);
+        assert_eq!(c.players[0].limit.movetime_ms, Some(50));
+        assert_eq!(c.players[0].limit.nodes, None);
+        assert_eq!(c.players[1].limit.clock, "1+0.01".parse().ok());
+        assert_eq!(c.players[1].limit.nodes, None);
+    }
+
+    #[test]
+    fn defaults() {
+        let c = config(&["--engine", "random", "--engine", "random", "--seed", "7"]);
+        assert_eq!(c.geometry, Geometry::default());
+        assert_eq!((c.games, c.concurrency, c.seed), (2, 1, 7));
+        assert_eq!(c.openings, OpeningSource::StartPos);
+        assert!(c.adjudicate && c.sprt.is_none() && c.jsonl.is_none());
+        assert_eq!(c.timeout, Duration::from_secs(10));
+        assert_eq!(c.time_margin, Duration::from_millis(50));
+    }
+
+    #[test]
+    fn everything_else() {
+        let text = "--engine cmd=a depth=3 --engine cmd=b depth=5 --board 5,5,4 --games 10 \
+                    --concurrency 2 --openings random=4 --no-adjudication --sprt-model \
+                    logistic --sprt -5 5 0.05 0.1 --jsonl g.jsonl --sgf g.sgf --logs l \
+                    --timeout 500 --time-margin 0";
+        let c = config(&text.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(c.geometry, Geometry::new(5, 5, 4).unwrap());
+        assert_eq!((c.games, c.concurrency), (10, 2));
+        assert_eq!(c.openings, OpeningSource::Random(4));
+        assert!(!c.adjudicate);
+        assert_eq!(
+            c.sprt,
+            Some(SprtConfig {
+                elo0: -5.0,
+                elo1: 5.0,
+                alpha: 0.05,
+                beta: 0.1,
+                model: SprtModel::Logistic
+            })
+        );
+        assert_eq!(c.jsonl, Some(PathBuf::from("g.jsonl")));
+        assert_eq!(c.logs, Some(PathBuf::from("l")));
+        assert_eq!(c.time_margin, Duration::ZERO);
+        assert_eq!(c.timeout, Duration::from_millis(500));
+    }
+
+    #[test]
+    fn errors() {
+        let two = ["--engine", "random", "--engine", "random"];
+        let with = |more: &[&'static str]| [&two[..], more].concat();
+        assert_eq!(
+            error(&["--engine", "random"]),
+            "give --engine exactly twice (an engine or `random` each), got 1"
+        );
+        assert_eq!(
+            error(&["--engine", "cmd=./a", "--engine", "random"]),
+            "engine './a' has no limit per move: give --depth, --nodes, --movetime or --tc \
+             (or depth=, nodes=, movetime=, tc= in its --engine)"
+        );
+        assert_eq!(
+            error(&["--engine", "name=x", "--engine", "random"]),
+            "--engine 'name=x': no cmd= (or `random`)"
+        );
+        assert_eq!(
+            error(&["--engine", "random", "option.Hash=1", "--engine", "random"]),
+            "--engine 'random option.Hash=1': the random player takes no cmd=, arg= or \
+             option. words"
+        );
+        assert_eq!(
+            error(&with(&["--games", "0"])),
+            "invalid value '0' for '--games <N>': expected a whole number above 0, got '0'"
+        );
+        assert_eq!(
+            error(&with(&["--games"])),
+            "a value is required for '--games <N>' but none was supplied"
+        );
+        assert_eq!(
+            error(&with(&["--frobnicate"])),
+            "unexpected argument '--frobnicate' found"
+        );
+        assert!(
+            error(&with(&["--board", "3x3k4"])).ends_with(
+                "k=4 cannot be reached on this board (k must be 1 to 3, the longer side)"
+            )
+        );
+        assert_eq!(
+            error(&with(&["--board", "three"])),
+            "invalid value 'three' for '--board <BOARD>': expected CxR, CxRkK or C,R,K, like \
+             3x3, 5x5k4 or 15,15,5"
+        );
+        assert_eq!(
+            error(&with(&["--sprt", "5", "0", "0.05", "0.05"])),
+            "--sprt: ELO0 must be below ELO1, got 5 and 0"
+        );
+        assert_eq!(
+            error(&with(&["--sprt", "0", "5", "0.5", "0.5"])),
+            "--sprt: ALPHA and BETA must be above 0 with a sum below 1, got 0.5 and 0.5"
+        );
+        assert!(
+            error(&with(&["--sprt", "0", "5", "x", "0.5"]))
+                .starts_with("invalid value 'x' for '--sprt <ELO0> <ELO1> <ALPHA> <BETA>'")
+        );
+        // Two values where four belong: the count is what is wrong, not a missing value.
+        assert_eq!(
+            error(&with(&["--sprt", "0", "10", "--games", "4"])),
+            "4 values required for '--sprt <ELO0> <ELO1> <ALPHA> <BETA>' but 2 were provided"
+        );
+        assert_eq!(
+            error(&with(&["--openings", "book.txt"])),
+            "invalid value 'book.txt' for '--openings <SPEC>': expected startpos, random=N or \
+             file=PATH, got 'book.txt'"
+        );
+        assert_eq!(
+            error(&with(&["--openings", "random=9"])),
+            "--openings random=9: a 3x3 board has only 9 squares"
+        );
+        let help = parse(&["--games".into(), "4".into(), "--help".into()]);
+        assert_eq!(
+            help.map_err(|e| e.kind()).err(),
+            Some(ErrorKind::DisplayHelp)
+        );
+    }
+
+    #[test]
+    fn unknown_flags_get_a_suggestion() {
+        let e = parse(&["--engin".into(), "random".into()]).err();
+        let text = e.map(|e| e.render().to_string()).unwrap_or_default();
+        assert!(
+            text.contains("a similar argument exists: '--engine'"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_command_is_well_formed() {
+        MatchArgs::command().debug_assert();
+    }
 }

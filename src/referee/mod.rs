@@ -1,7 +1,8 @@
 //! `kinrow match`: a referee that plays games between engine binaries (any program that
 //! speaks the protocol) and the built-in random player, trusting none of them.
 //!
-//! - [`args`]: the command line and `--help`;
+//! - [`args`]: the command line (clap) and `--help`, into a [`config::MatchConfig`];
+//! - [`config`]: everything a match needs to know;
 //! - [`game`]: one game with the referee's own board and clocks;
 //! - [`openings`], [`stats`], [`record`]: openings, Elo and SPRT, JSON lines and SGF;
 //! - [`runner`]: the match, with workers in parallel and results in game order.
@@ -9,6 +10,7 @@
 //! Engine processes, seats, faults and Ctrl-C come from [`crate::client`].
 
 pub mod args;
+pub mod config;
 pub mod game;
 pub mod openings;
 pub mod record;
@@ -22,14 +24,11 @@ use std::process::ExitCode;
 /// Runs `kinrow match` with the arguments after `match`; returns the exit status.
 pub fn main(args: &[String]) -> ExitCode {
     let config = match args::parse(args) {
-        Ok(args::Parsed::Help) => {
-            println!("{}", args::HELP);
-            return ExitCode::SUCCESS;
-        }
-        Ok(args::Parsed::Match(config)) => config,
+        Ok(config) => config,
         Err(e) => {
-            eprintln!("kinrow match: {e}\n(kinrow match --help explains every option)");
-            return ExitCode::from(2);
+            // Help goes to stdout, errors to stderr; a closed stream is no reason to panic.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
     interrupt::install();

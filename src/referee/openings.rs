@@ -1,6 +1,6 @@
 //! Openings: the empty board, random plies drawn from the seed, or positions from a file.
 
-use super::args::OpeningSource;
+use super::config::OpeningSource;
 use crate::protocol::{self, CellText, Command, StartSpec};
 use crate::rules::{Player, Position, Square, Tables};
 use rand::rngs::StdRng;

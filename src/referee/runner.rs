@@ -1,7 +1,7 @@
 //! The match: workers playing games in parallel, results reported in game order, the
 //! running score, records, statistics and the SPRT stop.
 
-use super::args::{MatchConfig, OpeningSource};
+use super::config::MatchConfig;
 use super::game::{GameRecord, GameRules, play_game};
 use super::openings::{OpeningError, Openings, mix};
 use super::record::{json_line, sgf_game};
@@ -328,11 +328,6 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Finish, MatchErr
             names[0], config.players[0].limit, names[1], config.players[1].limit
         )
     };
-    let openings_text = match &config.openings {
-        OpeningSource::StartPos => "the empty board".to_string(),
-        OpeningSource::Random(n) => format!("{n} random plies"),
-        OpeningSource::File(path) => path.display().to_string(),
-    };
     let w = |out: &mut dyn Write, text: String| -> Result<(), MatchError> {
         writeln!(out, "{text}")
             .and_then(|()| out.flush())
@@ -341,7 +336,7 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Finish, MatchErr
     w(
         out,
         format!(
-            "match: {} vs {} on {}x{} k={}, {} games, {limits}; openings: {openings_text}; \
+            "match: {} vs {} on {}x{} k={}, {} games, {limits}; openings: {}; \
              concurrency {concurrency}; seed {}",
             names[0],
             names[1],
@@ -349,6 +344,7 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Finish, MatchErr
             g.rows(),
             g.k(),
             config.games,
+            config.openings,
             config.seed
         ),
     )?;
@@ -564,10 +560,7 @@ fn summary(
     }
     if let Some(sprt) = &config.sprt {
         let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
-        let model = match sprt.model {
-            super::args::SprtModel::Normalized => "nElo",
-            super::args::SprtModel::Logistic => "Elo",
-        };
+        let model = sprt.model.unit();
         let verdict = match finish {
             Finish::Decided(SprtDecision::H1) => format!(
                 "H1 accepted: {} is stronger by at least {} {model}",

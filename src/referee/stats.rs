@@ -6,7 +6,7 @@
 //! fishtest implement them; the tests check them against figures fastchess and cutechess
 //! printed for real matches.
 
-use super::args::SprtModel;
+use super::config::SprtModel;
 
 /// The 97.5% quantile of the standard normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;

@@ -1,7 +1,33 @@
-//! The board as the command line writes it: `3x3`, `5x5k4`, `15,15,5`.
+//! Values that the command lines of `match` and `play` both read: the board as written
+//! there (`3x3`, `5x5k4`, `15,15,5`) and counts that must be above zero.
 
 use crate::rules::{Geometry, GeometryError};
 use std::fmt;
+use std::str::FromStr;
+
+/// A count or limit that is not a whole number above 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotPositive(pub String);
+
+impl fmt::Display for NotPositive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expected a whole number above 0, got '{}'", self.0)
+    }
+}
+
+impl std::error::Error for NotPositive {}
+
+/// Reads a whole number above 0 (games, depth, milliseconds ...).
+///
+/// # Errors
+///
+/// [`NotPositive`] for anything else, zero included.
+pub fn positive<T: FromStr + Default + PartialOrd>(text: &str) -> Result<T, NotPositive> {
+    text.parse::<T>()
+        .ok()
+        .filter(|n| *n > T::default())
+        .ok_or_else(|| NotPositive(text.to_string()))
+}
 
 /// Why a board text was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +54,7 @@ impl std::error::Error for BoardError {}
 /// Reads `3x3`, `5x5k4`, `15,15,5`; with no k, k is the shorter side but at most 5.
 ///
 /// ```
-/// use kinrow::client::parse_board;
+/// use kinrow::client::cli::parse_board;
 /// use kinrow::rules::Geometry;
 ///
 /// assert_eq!(parse_board("15x15"), Ok(Geometry::new(15, 15, 5).unwrap()));
@@ -68,6 +94,17 @@ pub fn parse_board(text: &str) -> Result<Geometry, BoardError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positive_numbers() {
+        assert_eq!(positive::<u32>("7"), Ok(7));
+        assert_eq!(positive::<u64>("0"), Err(NotPositive("0".into())));
+        assert_eq!(positive::<usize>("-1"), Err(NotPositive("-1".into())));
+        assert_eq!(
+            positive::<u32>("99999999999").map_err(|e| e.to_string()),
+            Err("expected a whole number above 0, got '99999999999'".into())
+        );
+    }
 
     #[test]
     fn boards() {
