@@ -4,16 +4,22 @@
 //! - [`args`]: the command line (clap) and `--help`, into a [`config::MatchConfig`];
 //! - [`config`]: everything a match needs to know;
 //! - [`game`]: one game with the referee's own board and clocks;
-//! - [`openings`], [`stats`], [`record`]: openings, Elo and SPRT, JSON lines and SGF;
-//! - [`runner`]: the match, with workers in parallel and results in game order.
+//! - [`openings`], [`stats`]: openings, Elo and SPRT;
+//! - [`record`], [`records`]: games as JSON lines and SGF, and the files they go to;
+//! - [`lineup`]: the players seated and their engines started before the first game;
+//! - [`runner`]: the match, with workers in parallel and results in game order;
+//! - [`report`]: the running totals, the line per game and the summary.
 //!
 //! Engine processes, seats, faults and Ctrl-C come from [`crate::client`].
 
 pub mod args;
 pub mod config;
 pub mod game;
+pub mod lineup;
 pub mod openings;
 pub mod record;
+pub mod records;
+pub mod report;
 pub mod runner;
 pub mod stats;
 
@@ -35,7 +41,7 @@ pub fn main(args: &[String]) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match runner::run(&config, &mut out) {
-        Ok(runner::Finish::Interrupted) => ExitCode::from(130),
+        Ok(report::Finish::Interrupted) => ExitCode::from(130),
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = out.flush();
