@@ -7,6 +7,7 @@
 
 mod command;
 mod engine_reply;
+mod format;
 mod parse;
 mod reply;
 

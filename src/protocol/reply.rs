@@ -115,40 +115,6 @@ pub enum Reply {
     Text(String),
 }
 
-impl SquareText {
-    /// The square in the given notation: `b2`, or `P@b2` for [`Notation::Drop`].
-    #[must_use]
-    pub fn notated(self, notation: Notation) -> impl fmt::Display {
-        Notated(self, notation)
-    }
-}
-
-/// Plain notation: a file letter (`a` for file 0) and the rank from 1, as in `b2`.
-///
-/// Files past `z` have no letter (the protocol cannot name them) and are written `?`.
-impl fmt::Display for SquareText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let file = u8::try_from(self.file)
-            .ok()
-            .filter(|file| *file < 26)
-            .map_or('?', |file| char::from(b'a' + file));
-        // Widened so that the largest rank index still prints instead of overflowing.
-        write!(f, "{file}{}", u64::from(self.rank) + 1)
-    }
-}
-
-/// A square together with the notation to write it in.
-struct Notated(SquareText, Notation);
-
-impl fmt::Display for Notated {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.1 {
-            Notation::Plain => write!(f, "{}", self.0),
-            Notation::Drop => write!(f, "P@{}", self.0),
-        }
-    }
-}
-
 /// `cp 12`, `mate -3` or `draw`, as after `score` on an `info` line.
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -393,16 +359,6 @@ mod tests {
             Reply::BestMove(None, Notation::Drop).to_string(),
             "bestmove (none)"
         );
-    }
-
-    #[test]
-    fn squares() {
-        assert_eq!(sq(0, 0).to_string(), "a1");
-        assert_eq!(sq(25, 98).to_string(), "z99");
-        assert_eq!(sq(1, 1).notated(Notation::Plain).to_string(), "b2");
-        assert_eq!(sq(1, 1).notated(Notation::Drop).to_string(), "P@b2");
-        assert_eq!(sq(26, 0).to_string(), "?1");
-        assert_eq!(sq(u32::MAX, u32::MAX).to_string(), "?4294967296");
     }
 
     #[test]
