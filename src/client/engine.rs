@@ -8,13 +8,13 @@
 
 use super::cancel::Cancel;
 use crate::io::{Input, read_line};
-use crate::protocol::{EngineReply, parse_reply};
+use crate::protocol::{Command, EngineReply, parse_reply};
 use std::collections::VecDeque;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, LineWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{self, Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
@@ -199,7 +199,7 @@ impl EngineProcess {
         };
         let log: Log = Arc::new(Mutex::new(file));
         log_line(&log, "# start: ", &command.to_string());
-        let mut child = Command::new(&command.program)
+        let mut child = process::Command::new(&command.program)
             .args(&command.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -279,7 +279,7 @@ impl EngineProcess {
     }
 
     fn handshake(&mut self, timeout: Duration, cancel: &Cancel) -> Result<(), Failure> {
-        self.send("uci")?;
+        self.send(Command::Uci)?;
         let start = Instant::now();
         let deadline = start + timeout;
         loop {
@@ -317,30 +317,31 @@ impl EngineProcess {
         self.failed.is_some()
     }
 
-    /// Writes a command line.
+    /// Writes a command, as the protocol formats it.
     ///
     /// # Errors
     ///
     /// [`Failure::Exited`] or [`Failure::Disconnected`] if the engine no longer reads its
     /// input; it is then killed and reaped.
-    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
-        self.send_all(&[line])
+    pub fn send(&mut self, command: Command) -> Result<(), Failure> {
+        self.send_all(&[command])
     }
 
-    /// Writes command lines with a single write, so that the engine wakes once for all of
-    /// them (`position` and `go` together: the round trip is most of a fast move's cost).
+    /// Writes commands with a single write, so that the engine wakes once for all of them
+    /// (`position` and `go` together: the round trip is most of a fast move's cost).
     ///
     /// # Errors
     ///
     /// As [`EngineProcess::send`].
-    pub fn send_all(&mut self, lines: &[&str]) -> Result<(), Failure> {
+    pub fn send_all(&mut self, commands: &[Command]) -> Result<(), Failure> {
         if let Some(failure) = &self.failed {
             return Err(failure.clone());
         }
-        let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
-        for line in lines {
-            log_line(&self.log, "> ", line);
-            text.push_str(line);
+        let mut text = String::new();
+        for command in commands {
+            let line = command.to_string();
+            log_line(&self.log, "> ", &line);
+            text.push_str(&line);
             text.push('\n');
         }
         let written = match self.stdin.as_mut() {
@@ -457,7 +458,7 @@ impl EngineProcess {
     /// `grace`. Always reaps it.
     pub fn quit(mut self, grace: Duration) {
         if self.failed.is_none() {
-            let _ = self.send("quit");
+            let _ = self.send(Command::Quit);
         }
         self.stdin = None;
         let until = Instant::now() + grace;

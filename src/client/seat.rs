@@ -6,7 +6,10 @@ use super::engine::{EngineProcess, Failure, StartError};
 use super::fault::{Fault, NoMove};
 use super::random::random_move;
 use super::spec::{EngineSpec, PlayerKind};
-use crate::protocol::{EngineInfo, EngineReply, SquareText, parse_reply};
+use super::wire::square_text;
+use crate::protocol::{
+    Command, EngineInfo, EngineReply, GoParams, PositionSpec, SquareText, parse_reply,
+};
 use crate::rules::{Geometry, Position};
 use crate::text::excerpt;
 use rand::rngs::StdRng;
@@ -21,10 +24,10 @@ const QUIT_GRACE: Duration = Duration::from_secs(2);
 
 /// What a move request needs.
 pub struct MoveRequest<'a> {
-    /// The `position ...` command.
-    pub position_command: &'a str,
-    /// The `go ...` command.
-    pub go_command: &'a str,
+    /// Where the game stands, as `position` gives it to an engine.
+    pub spec: PositionSpec,
+    /// The limits of this move, as `go` gives them to an engine.
+    pub go: GoParams,
     /// The position (for the random player).
     pub position: &'a Position,
     /// The time allowed for this move, if it is timed.
@@ -108,12 +111,12 @@ impl Seat {
                     self.name
                 );
             }
-            let line = match value {
-                Some(value) => format!("setoption name {name} value {value}"),
-                None => format!("setoption name {name}"),
+            let setoption = Command::SetOption {
+                name: name.clone(),
+                value: value.clone(),
             };
             // A failure here shows up at the next command, as a crash of that game.
-            if engine.send(&line).is_err() {
+            if engine.send(setoption).is_err() {
                 break;
             }
         }
@@ -150,15 +153,11 @@ impl Seat {
         let Some(engine) = self.engine.as_mut() else {
             return Err(NoMove::Cancelled);
         };
-        let newgame = format!(
-            "newgame {} {} {}",
-            geometry.columns(),
-            geometry.rows(),
-            geometry.k()
-        );
+        let size = [geometry.columns(), geometry.rows(), geometry.k()].map(|n| n as u32);
+        let newgame = Command::NewGame(Some(size.into()));
         let sent = engine
             .drain()
-            .and_then(|()| engine.send_all(&[&newgame, "isready"]));
+            .and_then(|()| engine.send_all(&[newgame, Command::IsReady]));
         let since = Instant::now();
         if let Err(failure) = sent {
             return Err(failure_to_fault(engine, failure, "readyok", since));
@@ -184,7 +183,7 @@ impl Seat {
     /// the caller checks the time), or [`NoMove::Cancelled`].
     pub fn think(
         &mut self,
-        request: &MoveRequest<'_>,
+        request: MoveRequest<'_>,
         rng: &mut StdRng,
         cancel: &Cancel,
     ) -> Result<MoveReply, NoMove> {
@@ -199,10 +198,7 @@ impl Seat {
             }
             let now = Instant::now();
             let geometry = request.position.geometry();
-            let square = random_move(request.position, rng).map(|square| SquareText {
-                file: geometry.file(square) as u32,
-                rank: geometry.rank(square) as u32,
-            });
+            let square = random_move(request.position, rng).map(|s| square_text(geometry, s));
             return Ok(MoveReply {
                 square,
                 info: None,
@@ -210,9 +206,8 @@ impl Seat {
                 answered: Instant::now(),
             });
         };
-        let sent = engine
-            .drain()
-            .and_then(|()| engine.send_all(&[request.position_command, request.go_command]));
+        let commands = [Command::Position(request.spec), Command::Go(request.go)];
+        let sent = engine.drain().and_then(|()| engine.send_all(&commands));
         let requested = Instant::now();
         if let Err(failure) = sent {
             return Err(failure_to_fault(engine, failure, "bestmove", requested));
@@ -253,7 +248,7 @@ impl Seat {
                     // Out of time: the move is lost on time anyway, but a `bestmove` after
                     // `stop` keeps the engine in step for the next game.
                     stop_sent = true;
-                    if let Err(failure) = engine.send("stop") {
+                    if let Err(failure) = engine.send(Command::Stop) {
                         return Err(failure_to_fault(engine, failure, "bestmove", requested));
                     }
                 }

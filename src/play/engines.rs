@@ -3,6 +3,7 @@
 
 use super::args::{PlayConfig, Who};
 use super::session::{PlayError, Stop};
+use crate::client::wire::position_spec;
 use crate::client::{
     Cancel, EngineSpec, Fault, MoveReply, MoveRequest, NoMove, Seat, interrupt, play_reply,
     random_move,
@@ -124,12 +125,11 @@ impl Engines {
         position: &Position,
         moves: &[Square],
     ) -> Result<Result<MoveReply, Fault>, Stop> {
-        let position_command = position_command(self.geometry, moves);
-        let go_command = go_command(&self.spec);
         let (geometry, timeout) = (self.geometry, self.timeout());
         let request = MoveRequest {
-            position_command: &position_command,
-            go_command: &go_command,
+            // Games at the terminal start from the empty board, and engines play untimed.
+            spec: position_spec(None, moves.iter().copied(), geometry),
+            go: self.spec.limit.go_params([None, None]),
             position,
             allowed: None,
             margin: Duration::ZERO,
@@ -148,7 +148,7 @@ impl Engines {
         } else {
             Ok(())
         };
-        match ready.and_then(|()| seat.think(&request, &mut self.rng, &self.cancel)) {
+        match ready.and_then(|()| seat.think(request, &mut self.rng, &self.cancel)) {
             Ok(reply) => Ok(Ok(reply)),
             Err(NoMove::Cancelled) => Err(Stop::Interrupted),
             Err(NoMove::Fault(fault)) => Ok(Err(fault)),
@@ -162,28 +162,4 @@ impl Engines {
             seat.shutdown(now);
         }
     }
-}
-
-fn go_command(spec: &EngineSpec) -> String {
-    let limit = spec.limit;
-    let mut go = String::from("go");
-    if let Some(depth) = limit.depth {
-        go.push_str(&format!(" depth {depth}"));
-    }
-    if let Some(ms) = limit.movetime_ms {
-        go.push_str(&format!(" movetime {ms}"));
-    }
-    go
-}
-
-fn position_command(geometry: Geometry, moves: &[Square]) -> String {
-    let mut text = String::from("position startpos");
-    if !moves.is_empty() {
-        text.push_str(" moves");
-        for &m in moves {
-            text.push(' ');
-            text.push_str(&geometry.name(m));
-        }
-    }
-    text
 }

@@ -1,9 +1,7 @@
 //! One game under the referee: its own board and clocks, every reply checked.
 
 use super::openings::Opening;
-use crate::client::{
-    Cancel, Ending, Fault, Limit, MoveReply, MoveRequest, NoMove, Seat, play_reply,
-};
+use crate::client::{Cancel, Ending, Fault, MoveReply, MoveRequest, NoMove, Seat, play_reply};
 use crate::protocol::EngineInfo;
 use crate::rules::{Player, Square, Tables};
 use rand::rngs::StdRng;
@@ -95,7 +93,7 @@ pub fn play_game(
     cancel: &Cancel,
 ) -> Result<GameRecord, Cancelled> {
     let tables = &rules.tables;
-    let mut position = opening.position(tables);
+    let mut position = opening.position().clone();
     let mut record = GameRecord {
         index,
         first_is_x,
@@ -127,24 +125,19 @@ pub fn play_game(
         let side = position.side_to_move();
         let limit = limits[side.index()];
         let clock = clocks[side.index()];
-        let position_command = opening.command(tables, &game_moves);
-        let go_command = go_command(&limits, &clocks, limit);
-        let allowed_ms = match (limit.movetime_ms, clock) {
-            (Some(m), Some(c)) => Some((m as i64).min(c)),
-            (Some(m), None) => Some(m as i64),
-            (None, Some(c)) => Some(c),
-            (None, None) => None,
-        };
+        let allowed_ms = limit.allowed_ms(clock);
+        // Every clock in play goes with `go`, not only the mover's.
+        let in_play = [0, 1].map(|i| clocks[i].zip(limits[i].clock));
         let request = MoveRequest {
-            position_command: &position_command,
-            go_command: &go_command,
+            spec: opening.spec(&game_moves),
+            go: limit.go_params(in_play),
             position: &position,
             allowed: allowed_ms.map(|ms| Duration::from_millis(ms.max(0) as u64)),
             margin: rules.margin,
             timeout: rules.timeout,
         };
         let seat = if side == Player::X { &mut *x } else { &mut *o };
-        let reply: MoveReply = match seat.think(&request, rng, cancel) {
+        let reply: MoveReply = match seat.think(request, rng, cancel) {
             Ok(reply) => reply,
             Err(NoMove::Cancelled) => return Err(Cancelled),
             Err(NoMove::Fault(fault)) => break Ending::Fault(side, fault),
@@ -184,74 +177,4 @@ pub fn play_game(
         });
     };
     Ok(record)
-}
-
-/// The `go` command for the side to move: its own limits, and every clock in play.
-fn go_command(limits: &[Limit; 2], clocks: &[Option<i64>; 2], limit: Limit) -> String {
-    let mut go = String::from("go");
-    if let Some(depth) = limit.depth {
-        go.push_str(&format!(" depth {depth}"));
-    }
-    if let Some(nodes) = limit.nodes {
-        go.push_str(&format!(" nodes {nodes}"));
-    }
-    if let Some(ms) = limit.movetime_ms {
-        go.push_str(&format!(" movetime {ms}"));
-    }
-    for (side, (time, inc)) in [("wtime", "winc"), ("btime", "binc")]
-        .into_iter()
-        .enumerate()
-    {
-        if let (Some(remaining), Some(tc)) = (clocks[side], limits[side].clock) {
-            go.push_str(&format!(
-                " {time} {} {inc} {}",
-                remaining.max(0),
-                tc.increment_ms
-            ));
-        }
-    }
-    go
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::client::TimeControl;
-
-    #[test]
-    fn go_commands() {
-        let depth = Limit {
-            depth: Some(4),
-            ..Limit::default()
-        };
-        assert_eq!(
-            go_command(&[depth, depth], &[None, None], depth),
-            "go depth 4"
-        );
-        let tc = Limit {
-            clock: Some(TimeControl {
-                base_ms: 1000,
-                increment_ms: 10,
-            }),
-            ..Limit::default()
-        };
-        assert_eq!(
-            go_command(&[tc, tc], &[Some(900), Some(-5)], tc),
-            "go wtime 900 winc 10 btime 0 binc 10"
-        );
-        assert_eq!(
-            go_command(&[depth, tc], &[None, Some(800)], depth),
-            "go depth 4 btime 800 binc 10"
-        );
-        let all = Limit {
-            depth: Some(3),
-            nodes: Some(100),
-            movetime_ms: Some(50),
-            clock: None,
-        };
-        assert_eq!(
-            go_command(&[all, all], &[None, None], all),
-            "go depth 3 nodes 100 movetime 50"
-        );
-    }
 }

@@ -1,10 +1,13 @@
 //! Openings: the empty board, random plies drawn from the seed, or positions from a file.
 
 use super::config::OpeningSource;
-use crate::protocol::{self, CellText, Command, StartSpec};
-use crate::rules::{Player, Position, Square, Tables};
+use crate::client::Ending;
+use crate::client::random_move;
+use crate::client::wire::{SpecPositionError, play_all, position_spec, setup_of, squares_of};
+use crate::protocol::{self, Command, ParseError, PositionSpec};
+use crate::rules::{Position, Square, Tables};
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,96 +16,91 @@ use std::sync::Arc;
 /// before giving up.
 const RANDOM_TRIES: usize = 1000;
 
-/// Where a game starts: a set-up board (or the empty one) and moves played from there.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Where a game starts: a set-up board (or the empty one) and moves played from there,
+/// checked to leave a position on its board.
+#[derive(Clone)]
 pub struct Opening {
-    /// The set-up stones as a `position board` diagram and side to move, or `None` for the
-    /// empty board.
-    pub board: Option<(String, Player)>,
+    /// The set-up board, or `None` for the empty board.
+    setup: Option<Position>,
     /// Moves played from there.
-    pub moves: Vec<Square>,
+    moves: Vec<Square>,
+    /// The position after them.
+    position: Position,
 }
 
 impl Opening {
     /// The empty board.
-    pub fn startpos() -> Opening {
+    pub fn startpos(tables: &Arc<Tables>) -> Opening {
         Opening {
-            board: None,
+            setup: None,
             moves: Vec::new(),
+            position: Position::new(Arc::clone(tables)),
         }
     }
 
-    /// The position it describes. Openings are checked when loaded, so this cannot fail for
-    /// an opening from [`Openings`]; a bad one gives the empty board.
-    pub fn position(&self, tables: &Arc<Tables>) -> Position {
-        self.try_position(tables)
-            .unwrap_or_else(|_| Position::new(Arc::clone(tables)))
+    /// `moves` played from `setup` (the empty board of `tables` if `None`).
+    ///
+    /// # Errors
+    ///
+    /// [`SpecPositionError::Illegal`] if a move cannot be played.
+    pub fn new(
+        tables: &Arc<Tables>,
+        setup: Option<Position>,
+        moves: Vec<Square>,
+    ) -> Result<Opening, SpecPositionError> {
+        let mut position = setup
+            .clone()
+            .unwrap_or_else(|| Position::new(Arc::clone(tables)));
+        play_all(&mut position, &moves)?;
+        Ok(Opening {
+            setup,
+            moves,
+            position,
+        })
     }
 
-    fn try_position(&self, tables: &Arc<Tables>) -> Result<Position, String> {
-        let mut position = match &self.board {
-            None => Position::new(Arc::clone(tables)),
-            Some((diagram, side)) => {
-                let rows: Vec<Vec<Option<Player>>> = diagram
-                    .split('/')
-                    .map(|row| {
-                        row.chars()
-                            .map(|c| match c {
-                                'x' => Some(Player::X),
-                                'o' => Some(Player::O),
-                                _ => None,
-                            })
-                            .collect()
-                    })
-                    .collect();
-                Position::from_diagram(Arc::clone(tables), &rows, *side)
-                    .map_err(|e| e.to_string())?
-            }
-        };
-        for (index, &square) in self.moves.iter().enumerate() {
-            position.play(square).map_err(|e| {
-                format!(
-                    "move {} '{}' cannot be played: {e}",
-                    index + 1,
-                    tables.geometry.name(square)
-                )
-            })?;
-        }
-        Ok(position)
+    /// The set-up board, or `None` for the empty board.
+    pub fn setup(&self) -> Option<&Position> {
+        self.setup.as_ref()
     }
 
-    /// The `position` command for this opening followed by `game_moves`.
-    pub fn command(&self, tables: &Tables, game_moves: &[Square]) -> String {
-        let geometry = tables.geometry;
-        let mut text = String::with_capacity(32 + 4 * (self.moves.len() + game_moves.len()));
-        match &self.board {
-            None => text.push_str("position startpos"),
-            Some((diagram, side)) => {
-                text.push_str("position board ");
-                text.push_str(diagram);
-                text.push(' ');
-                text.push(side.letter());
-            }
-        }
-        if !self.moves.is_empty() || !game_moves.is_empty() {
-            text.push_str(" moves");
-            for &square in self.moves.iter().chain(game_moves) {
-                text.push(' ');
-                text.push_str(&geometry.name(square));
-            }
-        }
-        text
+    /// The moves played from the start.
+    pub fn moves(&self) -> &[Square] {
+        &self.moves
     }
 
-    /// The opening as written after `position` (`startpos`, `startpos moves c3`, ...).
-    pub fn describe(&self, tables: &Tables) -> String {
-        let command = self.command(tables, &[]);
-        command
-            .strip_prefix("position ")
-            .unwrap_or(&command)
-            .to_string()
+    /// The position the game starts from.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The `position` arguments for this opening followed by `game_moves`.
+    pub fn spec(&self, game_moves: &[Square]) -> PositionSpec {
+        let moves = self.moves.iter().chain(game_moves).copied();
+        position_spec(self.setup.as_ref(), moves, self.position.geometry())
     }
 }
+
+/// As written after `position`: `startpos moves c3`, `board x../.../... o moves b2`.
+impl fmt::Display for Opening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.spec(&[]))
+    }
+}
+
+impl fmt::Debug for Opening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Opening({self})")
+    }
+}
+
+impl PartialEq for Opening {
+    fn eq(&self, other: &Opening) -> bool {
+        self.spec(&[]) == other.spec(&[])
+    }
+}
+
+impl Eq for Opening {}
 
 /// Why the openings could not be loaded.
 #[derive(Debug)]
@@ -121,7 +119,7 @@ pub enum OpeningError {
         /// The line number, from 1.
         line: usize,
         /// What is wrong.
-        problem: String,
+        problem: LineProblem,
     },
     /// The file has no positions.
     Empty(PathBuf),
@@ -152,6 +150,39 @@ impl fmt::Display for OpeningError {
 }
 
 impl std::error::Error for OpeningError {}
+
+/// What is wrong with a line of an openings file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineProblem {
+    /// It does not read as the arguments of `position`.
+    Syntax(ParseError),
+    /// It reads, but as another command.
+    NotAPosition,
+    /// It makes no position on this board.
+    Position(SpecPositionError),
+    /// The game is already over there.
+    GameOver,
+    /// Neither side can still complete a line there (and dead draws are adjudicated).
+    DeadDraw,
+}
+
+impl fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineProblem::Syntax(e) => write!(f, "{e}"),
+            LineProblem::NotAPosition => {
+                f.write_str("expected a position like `startpos moves c3`")
+            }
+            LineProblem::Position(e) => write!(f, "{e}"),
+            LineProblem::GameOver => f.write_str("the game is already over"),
+            LineProblem::DeadDraw => {
+                f.write_str("the position is a dead draw (no line can still be completed)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LineProblem {}
 
 /// The openings of a match, one per game pair.
 #[derive(Clone, Debug)]
@@ -207,21 +238,13 @@ impl Openings {
                     if line.is_empty() || line.starts_with('#') {
                         continue;
                     }
-                    let problem = |problem: String| OpeningError::Line {
-                        path: path.clone(),
-                        line: index + 1,
-                        problem,
-                    };
-                    let opening = parse_opening(line, tables).map_err(&problem)?;
-                    let position = opening.try_position(tables).map_err(&problem)?;
-                    if position.outcome().is_some() {
-                        return Err(problem("the game is already over".into()));
-                    }
-                    if adjudicate && position.is_dead_draw() {
-                        return Err(problem(
-                            "the position is a dead draw (no line can still be completed)".into(),
-                        ));
-                    }
+                    let opening = parse_opening(line, tables, adjudicate).map_err(|problem| {
+                        OpeningError::Line {
+                            path: path.clone(),
+                            line: index + 1,
+                            problem,
+                        }
+                    })?;
                     list.push(opening);
                 }
                 if list.is_empty() {
@@ -235,14 +258,14 @@ impl Openings {
     /// The opening of game pair `pair` (from 0).
     pub fn for_pair(&self, tables: &Arc<Tables>, pair: usize) -> Opening {
         match self {
-            Openings::StartPos => Opening::startpos(),
+            Openings::StartPos => Opening::startpos(tables),
             Openings::Random {
                 plies,
                 seed,
                 adjudicate,
             } => self
                 .random(tables, *plies, *seed, *adjudicate, pair)
-                .unwrap_or_else(|_| Opening::startpos()),
+                .expect("the first random opening was drawn when the openings were loaded"),
             Openings::List(list) => list[pair % list.len()].clone(),
         }
     }
@@ -263,14 +286,19 @@ impl Openings {
                 if position.outcome().is_some() {
                     break;
                 }
-                let empty: Vec<Square> = position.empty().iter().collect();
-                let square = empty[rng.random_range(0..empty.len())];
+                let Some(square) = random_move(&position, &mut rng) else {
+                    break;
+                };
                 position.make(square);
                 moves.push(square);
             }
             let playable = position.outcome().is_none() && !(adjudicate && position.is_dead_draw());
             if playable {
-                return Ok(Opening { board: None, moves });
+                return Ok(Opening {
+                    setup: None,
+                    moves,
+                    position,
+                });
             }
         }
         Err(OpeningError::NoRandomOpening(plies))
@@ -288,53 +316,26 @@ pub fn mix(seed: u64, number: u64, purpose: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// One line of an openings file: what follows `position` in the protocol.
-fn parse_opening(line: &str, tables: &Tables) -> Result<Opening, String> {
-    let geometry = tables.geometry;
+/// One line of an openings file: what follows `position` in the protocol, making a
+/// position on this board where a game is still to be played.
+fn parse_opening(
+    line: &str,
+    tables: &Arc<Tables>,
+    adjudicate: bool,
+) -> Result<Opening, LineProblem> {
     let spec = match protocol::parse_line(&format!("position {line}")) {
         Ok(Some(Command::Position(spec))) => spec,
-        Ok(_) => return Err("expected a position like `startpos moves c3`".into()),
-        Err(e) => return Err(e.to_string()),
+        Ok(_) => return Err(LineProblem::NotAPosition),
+        Err(e) => return Err(LineProblem::Syntax(e)),
     };
-    let board = match spec.start {
-        StartSpec::StartPos => None,
-        StartSpec::Board { rows, side } => {
-            let diagram = rows
-                .iter()
-                .map(|row| {
-                    row.iter()
-                        .map(|cell| match cell {
-                            CellText::Empty => '.',
-                            CellText::X => 'x',
-                            CellText::O => 'o',
-                        })
-                        .collect::<String>()
-                })
-                .collect::<Vec<_>>()
-                .join("/");
-            let side = match side {
-                protocol::Side::X => Player::X,
-                protocol::Side::O => Player::O,
-            };
-            Some((diagram, side))
-        }
-    };
-    let moves = spec
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(index, square)| {
-            geometry.square(square.file, square.rank).ok_or_else(|| {
-                format!(
-                    "move {} '{square}' is off the {}x{} board",
-                    index + 1,
-                    geometry.columns(),
-                    geometry.rows()
-                )
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Opening { board, moves })
+    let moves = squares_of(&spec, tables.geometry).map_err(LineProblem::Position)?;
+    let setup = setup_of(tables, &spec.start).map_err(LineProblem::Position)?;
+    let opening = Opening::new(tables, setup, moves).map_err(LineProblem::Position)?;
+    match Ending::of(opening.position(), adjudicate) {
+        None => Ok(opening),
+        Some(Ending::DeadDraw) => Err(LineProblem::DeadDraw),
+        Some(_) => Err(LineProblem::GameOver),
+    }
 }
 
 #[cfg(test)]
@@ -347,32 +348,38 @@ mod tests {
     }
 
     #[test]
-    fn commands() {
+    fn positions_to_send() {
         let t = tables(3, 3, 3);
-        let o = Opening::startpos();
-        assert_eq!(o.command(&t, &[]), "position startpos");
-        assert_eq!(o.command(&t, &[4, 0]), "position startpos moves b2 a1");
-        let o = parse_opening("board x2/3/3 o moves b2", &t).unwrap();
-        assert_eq!(
-            o.command(&t, &[8]),
-            "position board x../.../... o moves b2 c3"
-        );
-        assert_eq!(o.describe(&t), "board x../.../... o moves b2");
-        assert_eq!(o.position(&t).stone_count(), 2);
+        let o = Opening::startpos(&t);
+        assert_eq!(o.spec(&[]).to_string(), "startpos");
+        assert_eq!(o.spec(&[4, 0]).to_string(), "startpos moves b2 a1");
+        let o = parse_opening("board x2/3/3 o moves b2", &t, true).unwrap();
+        assert_eq!(o.spec(&[8]).to_string(), "board x../.../... o moves b2 c3");
+        assert_eq!(o.to_string(), "board x../.../... o moves b2");
+        assert_eq!(o.position().stone_count(), 2);
+        assert_eq!(o.moves(), [4]);
+        assert!(o.setup().is_some());
     }
 
     #[test]
     fn bad_lines() {
         let t = tables(3, 3, 3);
+        let problem = |line| parse_opening(line, &t, true).map_err(|e| e.to_string());
         assert_eq!(
-            parse_opening("startpos moves d1", &t),
+            problem("startpos moves d1"),
             Err("move 1 'd1' is off the 3x3 board".into())
         );
-        assert!(parse_opening("startpos b2", &t).is_err());
-        let o = parse_opening("startpos moves b2 b2", &t).unwrap();
+        assert!(matches!(
+            parse_opening("startpos b2", &t, true),
+            Err(LineProblem::Syntax(_))
+        ));
         assert_eq!(
-            o.try_position(&t).err().as_deref(),
-            Some("move 2 'b2' cannot be played: the square is already occupied")
+            problem("startpos moves b2 b2"),
+            Err("move 2 'b2' cannot be played: the square is already occupied".into())
+        );
+        assert_eq!(
+            parse_opening("startpos moves a1 a2 b1 b2 c1", &t, true),
+            Err(LineProblem::GameOver)
         );
     }
 
@@ -387,10 +394,10 @@ mod tests {
         let a: Vec<Opening> = (0..50).map(|p| openings.for_pair(&t, p)).collect();
         let b: Vec<Opening> = (0..50).map(|p| openings.for_pair(&t, p)).collect();
         assert_eq!(a, b);
-        assert!(a.iter().all(|o| o.moves.len() == 4));
+        assert!(a.iter().all(|o| o.moves().len() == 4));
         assert!(a.iter().any(|o| *o != a[0]));
         for o in &a {
-            let p = o.position(&t);
+            let p = o.position();
             assert!(p.outcome().is_none() && !p.is_dead_draw());
         }
         // With k=1 the first stone wins, so no opening leaves a game.

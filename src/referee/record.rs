@@ -56,7 +56,7 @@ pub fn json_line(game: &GameRecord, names: [&str; 2], tables: &Tables) -> String
         geometry.k(),
         json_string(x),
         json_string(o),
-        json_string(&game.opening.describe(tables)),
+        json_string(&game.opening.to_string()),
     );
     for (ply, m) in game.moves.iter().enumerate() {
         if ply > 0 {
@@ -170,14 +170,10 @@ pub fn sgf_game(game: &GameRecord, names: [&str; 2], tables: &Arc<Tables>) -> St
         g.k(),
         g.columns(),
         g.rows(),
-        sgf_text(&format!(
-            "opening: {}; {}",
-            game.opening.describe(tables),
-            game.ending
-        )),
+        sgf_text(&format!("opening: {}; {}", game.opening, game.ending)),
     );
-    let opening_position = game.opening.position(tables);
-    if game.opening.board.is_some() {
+    let opening_position = game.opening.position();
+    if game.opening.setup().is_some() {
         // A set-up opening: its stones as setup properties; opening moves count as stones too,
         // since the position after them is what the players started from.
         for (tag, player) in [("AB", Player::X), ("AW", Player::O)] {
@@ -192,11 +188,11 @@ pub fn sgf_game(game: &GameRecord, names: [&str; 2], tables: &Arc<Tables>) -> St
         let _ = write!(out, "PL[{}]", color(game.first_to_move));
     } else {
         let mut side = Player::X;
-        for &square in &game.opening.moves {
+        for &square in game.opening.moves() {
             let _ = write!(out, ";{}[{}]", color(side), sgf_point(tables, square));
             side = side.other();
         }
-        if !game.opening.moves.is_empty() {
+        if !game.opening.moves().is_empty() {
             out.push_str("C[end of the opening]");
         }
     }
