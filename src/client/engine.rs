@@ -7,12 +7,12 @@
 //! [`EngineProcess::kill`], and in `Drop`, so no path leaves a zombie behind.
 
 use super::cancel::Cancel;
+use super::transcript::{Direction, Transcript};
 use crate::io::{Input, read_line};
 use crate::protocol::{Command, EngineReply, parse_reply};
 use std::collections::VecDeque;
 use std::fmt;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, LineWriter, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{self, Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -138,24 +138,13 @@ enum Event {
     Closed,
 }
 
-type Log = Arc<Mutex<Option<LineWriter<File>>>>;
-
-fn log_line(log: &Log, prefix: &str, line: &str) {
-    if let Ok(mut guard) = log.lock()
-        && let Some(file) = guard.as_mut()
-    {
-        // The log is a diagnostic aid: a failed write must not stop the match.
-        let _ = writeln!(file, "{prefix}{line}");
-    }
-}
-
 /// A running engine.
 pub struct EngineProcess {
     command: EngineCommand,
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Event>,
-    log: Log,
+    transcript: Arc<Transcript>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// Set when the stderr reader has reached the end.
     stderr_closed: Arc<AtomicBool>,
@@ -170,8 +159,9 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts `command` and completes the `uci` handshake within `timeout`. Protocol traffic
-    /// and stderr are appended to `log` if given.
+    /// Starts `command`, called `name` in log messages, and completes the `uci` handshake
+    /// within `timeout`. Protocol traffic and stderr are appended to `log` if given, and
+    /// logged at `trace` level.
     ///
     /// # Errors
     ///
@@ -179,26 +169,15 @@ impl EngineProcess {
     /// process is then already killed and reaped.
     pub fn start(
         command: &EngineCommand,
+        name: &str,
         log: Option<&Path>,
         timeout: Duration,
         cancel: &Cancel,
     ) -> Result<EngineProcess, StartError> {
-        let file = match log {
-            Some(path) => Some(
-                OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map(LineWriter::new)
-                    .map_err(|error| StartError::Log {
-                        path: path.to_path_buf(),
-                        error,
-                    })?,
-            ),
-            None => None,
-        };
-        let log: Log = Arc::new(Mutex::new(file));
-        log_line(&log, "# start: ", &command.to_string());
+        let transcript =
+            Transcript::open(name, log).map_err(|(path, error)| StartError::Log { path, error })?;
+        let transcript = Arc::new(transcript);
+        transcript.note("start", &command.to_string());
         let mut child = process::Command::new(&command.program)
             .args(&command.args)
             .stdin(Stdio::piped())
@@ -211,7 +190,7 @@ impl EngineProcess {
             })?;
         let (tx, rx) = channel();
         if let Some(stdout) = child.stdout.take() {
-            let log = Arc::clone(&log);
+            let transcript = Arc::clone(&transcript);
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stdout);
                 loop {
@@ -222,7 +201,7 @@ impl EngineProcess {
                         Input::End => break,
                     };
                     let at = Instant::now();
-                    log_line(&log, "< ", &line);
+                    transcript.line(Direction::Received, &line);
                     if tx.send(Event::Line(line, at)).is_err() {
                         return;
                     }
@@ -233,7 +212,7 @@ impl EngineProcess {
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let stderr_closed = Arc::new(AtomicBool::new(true));
         if let Some(stderr) = child.stderr.take() {
-            let log = Arc::clone(&log);
+            let transcript = Arc::clone(&transcript);
             let tail = Arc::clone(&stderr_tail);
             let closed = Arc::clone(&stderr_closed);
             closed.store(false, Ordering::SeqCst);
@@ -241,7 +220,7 @@ impl EngineProcess {
                 for line in BufReader::new(stderr).split(b'\n') {
                     let Ok(bytes) = line else { break };
                     let text = String::from_utf8_lossy(&bytes).trim_end().to_string();
-                    log_line(&log, "! ", &text);
+                    transcript.line(Direction::Stderr, &text);
                     if let Ok(mut tail) = tail.lock() {
                         if tail.len() == STDERR_TAIL {
                             tail.pop_front();
@@ -257,7 +236,7 @@ impl EngineProcess {
             stdin: child.stdin.take(),
             child,
             lines: rx,
-            log,
+            transcript,
             stderr: stderr_tail,
             stderr_closed,
             reaped: false,
@@ -297,6 +276,11 @@ impl EngineProcess {
                 _ => {}
             }
         }
+    }
+
+    /// Names the engine in later log messages.
+    pub fn rename(&self, name: &str) {
+        self.transcript.rename(name);
     }
 
     /// The command line this process runs.
@@ -340,7 +324,7 @@ impl EngineProcess {
         let mut text = String::new();
         for command in commands {
             let line = command.to_string();
-            log_line(&self.log, "> ", &line);
+            self.transcript.line(Direction::Sent, &line);
             text.push_str(&line);
             text.push('\n');
         }

@@ -7,6 +7,7 @@
 //! - [`limit`]: limits per move and clocks, and the `go` parameters they make;
 //! - [`cli`]: command-line values both front ends read (the board as `5x5k4`, counts);
 //! - [`engine`]: a child process, its handshake, its lines with deadlines, kill and reap;
+//! - [`transcript`]: every line exchanged with an engine, in its log file and at `trace`;
 //! - [`seat`]: a player at the board (engine or random), asked for one move at a time;
 //! - [`fault`] and [`ending`]: what a player can do wrong, and how a game ended;
 //! - [`random`]: the built-in random player;
@@ -24,6 +25,7 @@ pub mod limit;
 pub mod random;
 pub mod seat;
 pub mod spec;
+pub mod transcript;
 pub mod wire;
 
 pub use cancel::Cancel;

@@ -55,8 +55,8 @@ pub struct MoveReply {
 /// failure) or the random player.
 pub struct Seat {
     spec: EngineSpec,
-    /// The name in reports.
-    pub name: String,
+    /// The name in reports and log messages.
+    name: String,
     engine: Option<EngineProcess>,
     log: Option<PathBuf>,
     /// How many times the engine was started.
@@ -80,6 +80,19 @@ impl Seat {
         &self.spec
     }
 
+    /// The name in reports and log messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Renames the player, in reports and in the log messages of its engine.
+    pub fn set_name(&mut self, name: &str) {
+        name.clone_into(&mut self.name);
+        if let Some(engine) = &self.engine {
+            engine.rename(name);
+        }
+    }
+
     /// The running engine, if any.
     pub fn engine(&self) -> Option<&EngineProcess> {
         self.engine.as_ref()
@@ -98,7 +111,13 @@ impl Seat {
         // Starting is given a floor of its own: a short stall tolerance is no reason to give
         // up on a program that is slow to load (or on a busy machine).
         let handshake = timeout.max(START_TIMEOUT_FLOOR);
-        let mut engine = EngineProcess::start(command, self.log.as_deref(), handshake, cancel)?;
+        // Until a player without a name has said its `id name`, logs call it by its command.
+        let label = match self.name.as_str() {
+            "" => command.to_string(),
+            name => name.to_string(),
+        };
+        let log = self.log.as_deref();
+        let mut engine = EngineProcess::start(command, &label, log, handshake, cancel)?;
         self.starts += 1;
         for (name, value) in options {
             if !engine
@@ -106,10 +125,7 @@ impl Seat {
                 .iter()
                 .any(|known| known.eq_ignore_ascii_case(name))
             {
-                log::warn!(
-                    "engine '{}' did not list an option '{name}'; sending it anyway",
-                    self.name
-                );
+                log::warn!("engine '{label}' did not list an option '{name}'; sending it anyway");
             }
             let setoption = Command::SetOption {
                 name: name.clone(),

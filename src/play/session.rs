@@ -303,6 +303,15 @@ impl<W: Write> Session<W> {
                 format!("{} ({}) loses: {fault}", p.letter(), self.names[p.index()])
             }
         };
+        log::debug!(
+            "game {}: {} (x) vs {} (o): {}, {}, {} moves",
+            self.games_played + 1,
+            self.names[0],
+            self.names[1],
+            ending.result(),
+            ending,
+            self.moves.len()
+        );
         match ending.winner() {
             Some(p) => self.score[p.index()] += 1,
             None => self.draws += 1,

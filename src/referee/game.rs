@@ -176,5 +176,14 @@ pub fn play_game(
             clock_ms: clock_after,
         });
     };
+    log::debug!(
+        "game {}: {} (x) vs {} (o): {}, {}, {} moves",
+        index + 1,
+        x.name(),
+        o.name(),
+        record.ending.result(),
+        record.ending,
+        record.moves.len()
+    );
     Ok(record)
 }

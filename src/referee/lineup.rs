@@ -56,7 +56,7 @@ pub fn seat_players(
     }
     for pair in &mut seats {
         for (seat, name) in pair.iter_mut().zip(&names) {
-            seat.name = name.clone();
+            seat.set_name(name);
         }
     }
     Ok(Lineup { seats, names })

@@ -154,8 +154,8 @@ impl std::error::Error for OpeningError {}
 /// What is wrong with a line of an openings file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LineProblem {
-    /// It does not read as the arguments of `position`.
-    Syntax(ParseError),
+    /// It does not read as the arguments of `position` (boxed: parse errors are large).
+    Syntax(Box<ParseError>),
     /// It reads, but as another command.
     NotAPosition,
     /// It makes no position on this board.
@@ -326,7 +326,7 @@ fn parse_opening(
     let spec = match protocol::parse_line(&format!("position {line}")) {
         Ok(Some(Command::Position(spec))) => spec,
         Ok(_) => return Err(LineProblem::NotAPosition),
-        Err(e) => return Err(LineProblem::Syntax(e)),
+        Err(e) => return Err(LineProblem::Syntax(Box::new(e))),
     };
     let moves = squares_of(&spec, tables.geometry).map_err(LineProblem::Position)?;
     let setup = setup_of(tables, &spec.start).map_err(LineProblem::Position)?;
