@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::referee::{kinrow, run};
+use common::referee::{assert_contains, kinrow, run, run_with_env};
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -330,5 +330,24 @@ fn options_help_and_errors() {
         r.stdout.contains("kinrow play: 5x5, 5 in a row wins"),
         "{}",
         r.stdout
+    );
+}
+
+#[test]
+fn engine_io_and_games_are_logged() {
+    let r = run_with_env(
+        &["play", "--x", "engine", "--o", "random", "--depth", "2"],
+        &[("RUST_LOG", "kinrow::client=trace,kinrow::play=debug")],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert_contains(
+        &r.stderr,
+        &[
+            "kinrow > position startpos\n",
+            "kinrow > go depth 2\n",
+            "kinrow < bestmove ",
+            "game 1: kinrow (x) vs random (o): ",
+        ],
     );
 }

@@ -5,15 +5,36 @@
 mod common;
 
 use common::referee::{
-    children, exists, fake_engine, kinrow, pids_in, read_jsonl, read_sgf, run, scratch, wait_gone,
+    MATCH_LIMIT, Run, assert_contains, children, completed_match, exists, fake_engine, kinrow,
+    pids_in, read_jsonl, read_sgf, run, run_with_env, scratch, wait_gone,
 };
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const LIMIT: Duration = Duration::from_secs(120);
-
+/// The engine binary as a player, named `kinrow` unless `extra` names it otherwise.
 fn engine(extra: &str) -> String {
     format!("cmd={} name=kinrow {extra}", kinrow())
+}
+
+/// A completed match of `first` against `second` with `flags` (words without spaces).
+fn completed(first: &str, second: &str, flags: &str) -> Run {
+    let players = ["--engine", first, "--engine", second];
+    completed_match(&[&players[..], &flags.split_whitespace().collect::<Vec<_>>()].concat())
+}
+
+/// A match of `first` against `second` with `flags` that must end with exit status `code`;
+/// returns what it wrote to stderr.
+fn failed(first: &str, second: &str, flags: &str, code: i32) -> String {
+    let mut args = vec!["match", "--engine", first, "--engine", second];
+    args.extend(flags.split_whitespace());
+    let r = run(&args, MATCH_LIMIT);
+    assert_eq!(r.code, Some(code), "{args:?}:\n{}{}", r.stdout, r.stderr);
+    r.stderr
+}
+
+/// A completed match of the engine (with `extra` in its spec) against the random player.
+fn versus_random(extra: &str, flags: &str) -> Run {
+    completed(&engine(extra), "random", flags)
 }
 
 #[test]
@@ -21,29 +42,14 @@ fn the_engine_never_loses_to_random_on_3x3_and_5x5() {
     let dir = scratch("never-loses");
     for (board, depth, games) in [("3x3", "9", "60"), ("5x5", "4", "40")] {
         let jsonl = dir.join(format!("{board}.jsonl"));
-        let r = run(
-            &[
-                "match",
-                "--engine",
-                &engine(""),
-                "--engine",
-                "random",
-                "--board",
-                board,
-                "--depth",
-                depth,
-                "--games",
-                games,
-                "--concurrency",
-                "2",
-                "--seed",
-                "1",
-                "--jsonl",
-                jsonl.to_str().unwrap(),
-            ],
-            LIMIT,
+        let r = versus_random(
+            "",
+            &format!(
+                "--board {board} --depth {depth} --games {games} --concurrency 2 --seed 1 \
+                 --jsonl {}",
+                jsonl.display()
+            ),
         );
-        assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
         let games_played = read_jsonl(&jsonl);
         assert_eq!(games_played.len(), games.parse::<usize>().unwrap());
         for g in &games_played {
@@ -57,12 +63,7 @@ fn the_engine_never_loses_to_random_on_3x3_and_5x5() {
             // Colours alternate, game by game.
             assert_eq!(engine_colour == "x", g.game % 2 == 1, "{g:?}");
         }
-        assert!(
-            r.stdout.contains("  random: 0 wins"),
-            "{board}: {}",
-            r.stdout
-        );
-        assert!(r.stdout.contains("match completed"), "{}", r.stdout);
+        assert_contains(&r.stdout, &["  random: 0 wins", "match completed"]);
         // One progress line per game, in order.
         for n in 1..=games_played.len() {
             assert!(
@@ -75,34 +76,17 @@ fn the_engine_never_loses_to_random_on_3x3_and_5x5() {
 
 #[test]
 fn self_play_on_3x3_is_always_a_draw() {
-    let r = run(
+    let r = completed(
+        &engine("name=a"),
+        &engine("name=b"),
+        "--depth 9 --games 20 --seed 2",
+    );
+    assert_contains(
+        &r.stdout,
         &[
-            "match",
-            "--engine",
-            &engine("name=a"),
-            "--engine",
-            &engine("name=b"),
-            "--depth",
-            "9",
-            "--games",
-            "20",
-            "--seed",
-            "2",
+            "  a: 0 wins, 20 draws, 0 losses, score 50.0%",
+            "pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for a): [0, 0, 10, 0, 0]",
         ],
-        LIMIT,
-    );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout
-            .contains("  a: 0 wins, 20 draws, 0 losses, score 50.0%"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout
-            .contains("pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for a): [0, 0, 10, 0, 0]"),
-        "{}",
-        r.stdout
     );
 }
 
@@ -114,33 +98,17 @@ fn records_are_valid_json_lines_and_sgf() {
         dir.join("games.sgf"),
         dir.join("logs"),
     );
-    let r = run(
-        &[
-            "match",
-            "--engine",
-            &engine(""),
-            "--engine",
-            "random",
-            "--board",
-            "5x4k4",
-            "--depth",
-            "3",
-            "--games",
-            "6",
-            "--openings",
-            "random=2",
-            "--seed",
-            "9",
-            "--jsonl",
-            jsonl.to_str().unwrap(),
-            "--sgf",
-            sgf.to_str().unwrap(),
-            "--logs",
-            logs.to_str().unwrap(),
-        ],
-        LIMIT,
+    let r = versus_random(
+        "",
+        &format!(
+            "--board 5x4k4 --depth 3 --games 6 --openings random=2 --seed 9 --jsonl {} --sgf {} \
+             --logs {}",
+            jsonl.display(),
+            sgf.display(),
+            logs.display()
+        ),
     );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("match completed"), "{}", r.stdout);
     // The engine's log holds the whole conversation.
     let log = std::fs::read_dir(&logs)
         .unwrap()
@@ -232,31 +200,14 @@ fn the_same_seed_gives_the_same_games() {
     let dir = scratch("seeds");
     let play = |seed: &str, name: &str| {
         let jsonl = dir.join(name);
-        let r = run(
-            &[
-                "match",
-                "--engine",
-                &engine("option.Seed=5"),
-                "--engine",
-                "random",
-                "--board",
-                "4x4k3",
-                "--depth",
-                "4",
-                "--games",
-                "12",
-                "--concurrency",
-                "2",
-                "--openings",
-                "random=1",
-                "--seed",
-                seed,
-                "--jsonl",
-                jsonl.to_str().unwrap(),
-            ],
-            LIMIT,
+        versus_random(
+            "option.Seed=5",
+            &format!(
+                "--board 4x4k3 --depth 4 --games 12 --concurrency 2 --openings random=1 \
+                 --seed {seed} --jsonl {}",
+                jsonl.display()
+            ),
         );
-        assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
         read_jsonl(&jsonl)
             .into_iter()
             .map(|g| (g.opening, g.moves, g.result, g.reports))
@@ -269,38 +220,13 @@ fn the_same_seed_gives_the_same_games() {
 
 #[test]
 fn an_sprt_stops_a_decided_match() {
-    let r = run(
+    let r = versus_random("", "--depth 9 --games 2000 --sprt 0 50 0.05 0.05 --seed 4");
+    assert_contains(
+        &r.stdout,
         &[
-            "match",
-            "--engine",
-            &engine(""),
-            "--engine",
-            "random",
-            "--depth",
-            "9",
-            "--games",
-            "2000",
-            "--sprt",
-            "0",
-            "50",
-            "0.05",
-            "0.05",
-            "--seed",
-            "4",
+            "match stopped by the SPRT after ",
+            "H1 accepted: kinrow is stronger by at least 50 nElo",
         ],
-        LIMIT,
-    );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.contains("match stopped by the SPRT after "),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout
-            .contains("H1 accepted: kinrow is stronger by at least 50 nElo"),
-        "{}",
-        r.stdout
     );
     assert!(!r.stdout.contains("game 2000/2000"), "{}", r.stdout);
 }
@@ -309,25 +235,13 @@ fn an_sprt_stops_a_decided_match() {
 fn clocks_are_kept_and_passed_to_the_engine() {
     let dir = scratch("clock");
     let jsonl = dir.join("games.jsonl");
-    let r = run(
-        &[
-            "match",
-            "--engine",
-            &engine(""),
-            "--engine",
-            "random",
-            "--board",
-            "5x5",
-            "--tc",
-            "2+0.05",
-            "--games",
-            "2",
-            "--jsonl",
-            jsonl.to_str().unwrap(),
-        ],
-        LIMIT,
+    let r = versus_random(
+        "",
+        &format!(
+            "--board 5x5 --tc 2+0.05 --games 2 --jsonl {}",
+            jsonl.display()
+        ),
     );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("tc 2+0.05"), "{}", r.stdout);
     let text = std::fs::read_to_string(&jsonl).unwrap();
     assert!(text.contains("\"clock_ms\":"), "{text}");
@@ -338,84 +252,60 @@ fn clocks_are_kept_and_passed_to_the_engine() {
 
 #[test]
 fn exit_statuses_and_messages() {
-    let r = run(&["match", "--help"], LIMIT);
+    let r = run(&["match", "--help"], MATCH_LIMIT);
     assert_eq!(r.code, Some(0));
-    for flag in [
-        "--engine",
-        "cmd=",
-        "arg=",
-        "name=",
-        "option.",
-        "--depth",
-        "--nodes",
-        "--movetime",
-        "--tc",
-        "--time-margin",
-        "--timeout",
-        "--board",
-        "--games",
-        "--openings",
-        "--no-adjudication",
-        "--concurrency",
-        "--seed",
-        "--sprt",
-        "--sprt-model",
-        "--jsonl",
-        "--sgf",
-        "--logs",
-    ] {
+    let flags = "--engine cmd= arg= name= option. --depth --nodes --movetime --tc --time-margin \
+                 --timeout --board --games --openings --no-adjudication --concurrency --seed \
+                 --sprt --sprt-model --jsonl --sgf --logs";
+    for flag in flags.split_whitespace() {
         assert!(r.stdout.contains(flag), "--help does not explain {flag}");
     }
-
-    let r = run(&["match", "--engine", "random", "--games", "x"], LIMIT);
-    assert_eq!(r.code, Some(2));
-    assert!(
-        r.stderr
-            .contains("invalid value 'x' for '--games <N>': expected a whole number above 0"),
-        "{}",
-        r.stderr
+    assert_contains(
+        &failed("random", "random", "--games x", 2),
+        &["invalid value 'x' for '--games <N>': expected a whole number above 0"],
     );
-
-    let r = run(
+    assert_contains(
+        &failed("random", "random", "--sprt 0 10 --games 4", 2),
+        &["4 values required for '--sprt <ELO0> <ELO1> <ALPHA> <BETA>' but 2 were provided"],
+    );
+    assert_contains(
+        &failed("random", "random", "--engin random", 2),
         &[
-            "match",
-            "--engine",
-            "cmd=/no/such/engine",
-            "--engine",
-            "random",
-            "--depth",
-            "1",
+            "unexpected argument '--engin' found",
+            "a similar argument exists: '--engine'",
         ],
-        LIMIT,
     );
-    assert_eq!(r.code, Some(1));
-    assert!(
-        r.stderr.contains("cannot start engine '/no/such/engine': "),
-        "{}",
-        r.stderr
+    assert_contains(
+        &failed("cmd=/no/such/engine", "random", "--depth 1", 1),
+        &["cannot start engine '/no/such/engine': "],
     );
-
     let nouci = format!("cmd={} nouci", fake_engine());
-    let r = run(
-        &[
-            "match",
-            "--engine",
-            &nouci,
-            "--engine",
-            "random",
-            "--depth",
-            "1",
-            "--timeout",
-            "300",
-        ],
-        LIMIT,
+    assert_contains(
+        &failed(&nouci, "random", "--depth 1 --timeout 300", 1),
+        &["nouci' did not answer 'uci' with 'uciok': no answer within"],
     );
-    assert_eq!(r.code, Some(1));
-    assert!(
-        r.stderr
-            .contains("nouci' did not answer 'uci' with 'uciok': no answer within"),
-        "{}",
-        r.stderr
+}
+
+#[test]
+fn engine_io_is_logged_at_trace_and_each_game_at_debug() {
+    let engine = engine("");
+    let args = [
+        "match", "--engine", &engine, "--engine", "random", "--depth", "1",
+    ];
+    let log = [("RUST_LOG", "kinrow::client=trace,kinrow::referee=debug")];
+    let r = run_with_env(&args, &log, MATCH_LIMIT);
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert_contains(
+        &r.stderr,
+        &[
+            "kinrow > uci\n",
+            "kinrow < uciok\n",
+            "kinrow > newgame 3 3 3\n",
+            "kinrow > go depth 1\n",
+            "kinrow < bestmove ",
+            "game 1: kinrow (x) vs random (o): ",
+            "game 2: random (x) vs kinrow (o): ",
+        ],
     );
 }
 
@@ -424,25 +314,11 @@ fn no_engine_process_is_left_behind() {
     let dir = scratch("reaped");
     let pidfile = dir.join("pids");
     let spec = |mode: &str| format!("cmd={} {mode} pidfile={}", fake_engine(), pidfile.display());
-    let r = run(
-        &[
-            "match",
-            "--engine",
-            &spec("crash=2"),
-            "--engine",
-            &spec("hang"),
-            "--depth",
-            "1",
-            "--games",
-            "4",
-            "--concurrency",
-            "2",
-            "--timeout",
-            "1000",
-        ],
-        LIMIT,
+    let r = completed(
+        &spec("crash=2"),
+        &spec("hang"),
+        "--depth 1 --games 4 --concurrency 2 --timeout 1000",
     );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
     let pids = pids_in(&pidfile);
     // Two of each at the start, and a restart after every crash or stall but the last.
     assert!(pids.len() >= 6, "{pids:?}\n{}", r.stdout);
@@ -466,17 +342,8 @@ fn interrupt_match(to_group: bool) {
             &engine("movetime=20"),
             "--engine",
             &hang,
-            "--board",
-            "7x7",
-            "--depth",
-            "2",
-            "--games",
-            "100",
-            "--concurrency",
-            "2",
-            "--timeout",
-            "60000",
         ])
+        .args("--board 7x7 --depth 2 --games 100 --concurrency 2 --timeout 60000".split(' '))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -553,58 +420,17 @@ fn ctrl_c_in_a_terminal_reaches_the_whole_group_and_still_reaps() {
 #[ignore = "a minute of matches; run by hand for the README's figures"]
 fn thousand_game_matches() {
     let start = Instant::now();
-    let r = run(
-        &[
-            "match",
-            "--engine",
-            &engine("name=a"),
-            "--engine",
-            &engine("name=b"),
-            "--games",
-            "1000",
-            "--depth",
-            "9",
-            "--concurrency",
-            "2",
-            "--seed",
-            "1",
-        ],
-        Duration::from_secs(600),
-    );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.contains("  a: 0 wins, 1000 draws, 0 losses"),
-        "{}",
-        r.stdout
-    );
+    let flags = "--games 1000 --depth 9 --concurrency 2 --seed 1";
+    let r = completed(&engine("name=a"), &engine("name=b"), flags);
+    assert_contains(&r.stdout, &["  a: 0 wins, 1000 draws, 0 losses"]);
     println!(
         "3x3 self-play, 1000 games: {:?}\n{}",
         start.elapsed(),
         r.stdout.lines().last().unwrap_or("")
     );
     let start = Instant::now();
-    let r = run(
-        &[
-            "match",
-            "--engine",
-            &engine(""),
-            "--engine",
-            "random",
-            "--board",
-            "5x5",
-            "--games",
-            "1000",
-            "--depth",
-            "4",
-            "--concurrency",
-            "2",
-            "--seed",
-            "1",
-        ],
-        Duration::from_secs(600),
-    );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("  random: 0 wins"), "{}", r.stdout);
+    let r = versus_random("", &format!("--board 5x5 {}", flags.replace("9", "4")));
+    assert_contains(&r.stdout, &["  random: 0 wins"]);
     println!(
         "5x5 against random, 1000 games: {:?}\n{}",
         start.elapsed(),
@@ -622,27 +448,15 @@ fn openings_from_a_file() {
     )
     .unwrap();
     let (jsonl, sgf) = (dir.join("games.jsonl"), dir.join("games.sgf"));
-    let r = run(
-        &[
-            "match",
-            "--engine",
-            &engine(""),
-            "--engine",
-            "random",
-            "--depth",
-            "9",
-            "--games",
-            "6",
-            "--openings",
-            &format!("file={}", book.display()),
-            "--jsonl",
-            jsonl.to_str().unwrap(),
-            "--sgf",
-            sgf.to_str().unwrap(),
-        ],
-        LIMIT,
+    versus_random(
+        "",
+        &format!(
+            "--depth 9 --games 6 --openings file={} --jsonl {} --sgf {}",
+            book.display(),
+            jsonl.display(),
+            sgf.display()
+        ),
     );
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
     let openings: Vec<String> = read_jsonl(&jsonl).into_iter().map(|g| g.opening).collect();
     assert_eq!(
         openings,
@@ -664,25 +478,12 @@ fn openings_from_a_file() {
     assert_eq!(values("PL"), Some(vec!["B".to_string()]));
 
     std::fs::write(&book, "startpos moves b2\nstartpos moves b2 b2\n").unwrap();
-    let r = run(
-        &[
-            "match",
-            "--engine",
-            "random",
-            "--engine",
-            "random",
-            "--openings",
-            &format!("file={}", book.display()),
-        ],
-        LIMIT,
-    );
-    assert_eq!(r.code, Some(1));
-    assert!(
-        r.stderr.contains(&format!(
+    let openings = format!("--openings file={}", book.display());
+    assert_contains(
+        &failed("random", "random", &openings, 1),
+        &[&format!(
             "{}:2: move 2 'b2' cannot be played: the square is already occupied",
             book.display()
-        )),
-        "{}",
-        r.stderr
+        )],
     );
 }

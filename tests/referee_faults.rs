@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::referee::{fake_engine, pids_in, read_jsonl, run, scratch, wait_gone};
+use common::referee::{completed_match, fake_engine, pids_in, read_jsonl, scratch, wait_gone};
 use std::time::Duration;
 
 const GAMES: usize = 4;
@@ -25,26 +25,13 @@ fn faulty(
         fake_engine(),
         pidfile.display()
     );
-    let games = GAMES.to_string();
-    let r = run(
-        &[
-            "match",
-            "--engine",
-            &spec,
-            "--engine",
-            "random",
-            "--games",
-            &games,
-            "--seed",
-            "5",
-            "--timeout",
-            "1000",
-            "--jsonl",
-            jsonl.to_str().unwrap(),
-        ],
-        Duration::from_secs(60),
+    let flags = format!(
+        "--games {GAMES} --seed 5 --timeout 1000 --jsonl {}",
+        jsonl.display()
     );
-    assert_eq!(r.code, Some(0), "{mode}: {}{}", r.stdout, r.stderr);
+    let mut args = vec!["--engine", &spec, "--engine", "random"];
+    args.extend(flags.split_whitespace());
+    let r = completed_match(&args);
     let played = read_jsonl(&jsonl);
     assert_eq!(played.len(), GAMES, "{mode}");
     for g in &played {

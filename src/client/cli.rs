@@ -51,6 +51,18 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
+/// A whole number above 0, as the command lines give counts and limits (`--games 10`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Positive<T>(pub T);
+
+impl<T: FromStr + Default + PartialOrd> FromStr for Positive<T> {
+    type Err = NotPositive;
+
+    fn from_str(text: &str) -> Result<Positive<T>, NotPositive> {
+        positive(text).map(Positive)
+    }
+}
+
 /// Reads `3x3`, `5x5k4`, `15,15,5`; with no k, k is the shorter side but at most 5.
 ///
 /// ```
@@ -91,6 +103,15 @@ pub fn parse_board(text: &str) -> Result<Geometry, BoardError> {
     Geometry::new(columns, rows, k).map_err(BoardError::Geometry)
 }
 
+/// The first line of a clap error as it would print, without its `error: ` prefix: the
+/// message that tests of both command lines compare.
+#[cfg(test)]
+pub(crate) fn clap_message(error: &clap::Error) -> String {
+    let text = error.render().to_string();
+    let first = text.lines().next().unwrap_or_default();
+    first.trim_start_matches("error: ").to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,6 +119,7 @@ mod tests {
     #[test]
     fn positive_numbers() {
         assert_eq!(positive::<u32>("7"), Ok(7));
+        assert_eq!("3".parse::<Positive<usize>>(), Ok(Positive(3)));
         assert_eq!(positive::<u64>("0"), Err(NotPositive("0".into())));
         assert_eq!(positive::<usize>("-1"), Err(NotPositive("-1".into())));
         assert_eq!(

@@ -1,6 +1,6 @@
 //! `kinrow play` arguments: the command line (clap) into a [`PlayConfig`].
 
-use crate::client::cli::{parse_board, positive};
+use crate::client::cli::{Positive, parse_board};
 use crate::client::{EngineCommand, EngineSpec, Limit, PlayerKind, SpecError};
 use crate::rules::Geometry;
 use clap::{Parser, ValueEnum};
@@ -44,12 +44,7 @@ pub enum Who {
 
 /// The command line of `kinrow play`, as clap reads it.
 #[derive(Clone, Debug, Parser)]
-#[command(
-    name = "kinrow play",
-    about = ABOUT,
-    after_help = PROMPT_HELP,
-    disable_version_flag = true
-)]
+#[command(name = "kinrow play", about = ABOUT, after_help = PROMPT_HELP)]
 pub struct PlayArgs {
     /// 3x3 (the default), 5x5, or any CxR, CxRkK, C,R,K (k defaults
     /// to the shorter side, at most 5): 5x5k4, 15,15,5
@@ -79,13 +74,13 @@ pub struct PlayArgs {
     pub o: Who,
 
     /// The engine's strength: search depth per move
-    #[arg(verbatim_doc_comment, long, value_name = "N", value_parser = positive::<u32>)]
-    pub depth: Option<u32>,
+    #[arg(verbatim_doc_comment, long, value_name = "N")]
+    pub depth: Option<Positive<u32>>,
 
     /// Or its time per move (default: 1000, which plays 3x3
     /// perfectly)
-    #[arg(verbatim_doc_comment, long, value_name = "MS", value_parser = positive::<u64>)]
-    pub movetime: Option<u64>,
+    #[arg(verbatim_doc_comment, long, value_name = "MS")]
+    pub movetime: Option<Positive<u64>>,
 
     /// The engine, as in kinrow match (default: this program), e.g.
     /// --engine "cmd=./other option.Hash=64"
@@ -93,8 +88,8 @@ pub struct PlayArgs {
     pub engine: Option<EngineSpec>,
 
     /// With nobody at the keyboard: games to watch
-    #[arg(verbatim_doc_comment, long, value_name = "N", default_value_t = 1, value_parser = positive::<usize>)]
-    pub games: usize,
+    #[arg(verbatim_doc_comment, long, value_name = "N", default_value = "1")]
+    pub games: Positive<usize>,
 
     /// Pause after each computer move, to follow a game
     #[arg(verbatim_doc_comment, long, value_name = "MS", default_value_t = 0)]
@@ -167,8 +162,8 @@ impl PlayArgs {
     /// another. Without `--seed`, a seed is drawn.
     pub fn into_config(self, default_engine: EngineCommand) -> PlayConfig {
         let mut limit = Limit {
-            depth: self.depth,
-            movetime_ms: self.movetime,
+            depth: self.depth.map(|n| n.0),
+            movetime_ms: self.movetime.map(|n| n.0),
             ..Limit::default()
         };
         if limit.is_empty() {
@@ -188,7 +183,7 @@ impl PlayArgs {
             limit,
             // The strength flags are the engine's, whatever its spec says.
             engine: EngineSpec { limit, ..engine },
-            games: self.games,
+            games: self.games.0,
             delay: Duration::from_millis(self.delay),
             seed: self.seed.unwrap_or_else(rand::random),
             adjudicate: !self.no_adjudication,
@@ -209,6 +204,7 @@ pub fn parse(args: &[String], default_engine: EngineCommand) -> Result<PlayConfi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::cli::clap_message;
     use clap::CommandFactory;
     use clap::error::ErrorKind;
 
@@ -226,14 +222,7 @@ mod tests {
     /// The error's own message, without clap's `error: ` and usage around it.
     fn error(text: &str) -> String {
         match parse(&args(text), engine()) {
-            Err(e) => e
-                .render()
-                .to_string()
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .trim_start_matches("error: ")
-                .to_string(),
+            Err(e) => clap_message(&e),
             Ok(config) => panic!("{text} should fail but gave {config:?}"),
         }
     }

@@ -2,7 +2,7 @@
 //! at once, into a [`MatchConfig`].
 
 use super::config::{MatchConfig, OpeningSource, SprtConfig, SprtModel};
-use crate::client::cli::{parse_board, positive};
+use crate::client::cli::{Positive, parse_board};
 use crate::client::{EngineSpec, Limit, PlayerKind, SpecError, TimeControl};
 use crate::rules::Geometry;
 use clap::error::ErrorKind;
@@ -43,18 +43,9 @@ when the match completed (or an SPRT decided it), 1 if an engine cannot be start
 record cannot be written, 2 for bad arguments, 130 when interrupted (Ctrl-C: engines are
 killed and reaped, the score so far is printed).";
 
-const LIMITS: &str = "Limits per move, for both players";
-const GAMES: &str = "The games";
-const RECORDS: &str = "Records";
-
 /// The command line of `kinrow match`, as clap reads it.
 #[derive(Clone, Debug, Parser)]
-#[command(
-    name = "kinrow match",
-    about = ABOUT,
-    after_help = AFTER_HELP,
-    disable_version_flag = true
-)]
+#[command(name = "kinrow match", about = ABOUT, after_help = AFTER_HELP)]
 pub struct MatchArgs {
     /// A player: `random` or an engine as cmd=PROGRAM name=NAME option.NAME=VALUE ...
     /// (twice)
@@ -72,63 +63,70 @@ pub struct MatchArgs {
     #[arg(skip)]
     pub engines: Vec<Vec<String>>,
 
+    /// Limits per move, for both players.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    /// The games.
+    #[command(flatten)]
+    pub games: GameArgs,
+
+    /// The records.
+    #[command(flatten)]
+    pub records: RecordArgs,
+}
+
+/// Limits per move, for both players (an engine needs at least one).
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Limits per move, for both players")]
+pub struct LimitArgs {
     /// `go depth N`
-    #[arg(verbatim_doc_comment, long, value_name = "N", value_parser = positive::<u32>, help_heading = LIMITS)]
-    pub depth: Option<u32>,
+    #[arg(verbatim_doc_comment, long, value_name = "N")]
+    pub depth: Option<Positive<u32>>,
 
     /// `go nodes N`
-    #[arg(verbatim_doc_comment, long, value_name = "N", value_parser = positive::<u64>, help_heading = LIMITS)]
-    pub nodes: Option<u64>,
+    #[arg(verbatim_doc_comment, long, value_name = "N")]
+    pub nodes: Option<Positive<u64>>,
 
     /// `go movetime MS`; a reply later than MS + the margin loses on time
-    #[arg(verbatim_doc_comment, long, value_name = "MS", value_parser = positive::<u64>, help_heading = LIMITS)]
-    pub movetime: Option<u64>,
+    #[arg(verbatim_doc_comment, long, value_name = "MS")]
+    pub movetime: Option<Positive<u64>>,
 
     /// A clock kept by the referee: BASE seconds per game plus INC seconds per move
     /// (10+0.1, 60, 0.5+0.01); engines get wtime/btime/winc/binc and lose on time when
     /// their clock runs out by more than the margin
-    #[arg(verbatim_doc_comment, long, value_name = "BASE+INC", help_heading = LIMITS)]
+    #[arg(verbatim_doc_comment, long, value_name = "BASE+INC")]
     pub tc: Option<TimeControl>,
 
     /// Lateness forgiven before a time forfeit
-    #[arg(verbatim_doc_comment, long, value_name = "MS", default_value_t = 50, help_heading = LIMITS)]
+    #[arg(verbatim_doc_comment, long, value_name = "MS", default_value_t = 50)]
     pub time_margin: u64,
 
     /// How long the referee waits for `readyok`, and for `bestmove` beyond the time
     /// limit (or at all, under depth or nodes limits), before the engine counts as
     /// stalled; also for `uciok` when an engine starts, but never less than 5000 there
-    #[arg(
-        verbatim_doc_comment,
-        long,
-        value_name = "MS",
-        default_value_t = 10_000,
-        value_parser = positive::<u64>,
-        help_heading = LIMITS
-    )]
-    pub timeout: u64,
+    #[arg(verbatim_doc_comment, long, value_name = "MS", default_value = "10000")]
+    pub timeout: Positive<u64>,
+}
 
+/// The games of a match.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "The games")]
+pub struct GameArgs {
     /// CxR (k is the shorter side, at most 5), CxRkK or C,R,K: 3x3, 5x5k4, 15,15,5
     #[arg(
         verbatim_doc_comment,
         long,
         value_name = "BOARD",
         default_value = "3x3",
-        value_parser = parse_board,
-        help_heading = GAMES
+        value_parser = parse_board
     )]
     pub board: Geometry,
 
     /// Games to play; colours alternate, and each pair of games plays the same opening
     /// once with each colour
-    #[arg(
-        verbatim_doc_comment,
-        long,
-        value_name = "N",
-        default_value_t = 2,
-        value_parser = positive::<usize>,
-        help_heading = GAMES
-    )]
-    pub games: usize,
+    #[arg(verbatim_doc_comment, long, value_name = "N", default_value = "2")]
+    pub games: Positive<usize>,
 
     /// startpos (the empty board); random=N (N random plies, drawn from the seed, one
     /// opening per pair); or file=PATH (one position per line as after `position`:
@@ -138,31 +136,23 @@ pub struct MatchArgs {
         verbatim_doc_comment,
         long,
         value_name = "SPEC",
-        default_value = "startpos",
-        help_heading = GAMES
+        default_value = "startpos"
     )]
     pub openings: OpeningSource,
 
     /// Play on when neither side can still complete a line (by default such a game is
     /// adjudicated a dead draw at once)
-    #[arg(verbatim_doc_comment, long, help_heading = GAMES)]
+    #[arg(verbatim_doc_comment, long)]
     pub no_adjudication: bool,
 
     /// Games played at the same time, each with its own engine processes
-    #[arg(
-        verbatim_doc_comment,
-        long,
-        value_name = "J",
-        default_value_t = 1,
-        value_parser = positive::<usize>,
-        help_heading = GAMES
-    )]
-    pub concurrency: usize,
+    #[arg(verbatim_doc_comment, long, value_name = "J", default_value = "1")]
+    pub concurrency: Positive<usize>,
 
     /// The seed of random players and random openings (default: drawn and printed);
     /// with deterministic engines (kinrow: option.Seed=1) the same seed gives the same
     /// games, move for move
-    #[arg(verbatim_doc_comment, long, value_name = "S", help_heading = GAMES)]
+    #[arg(verbatim_doc_comment, long, value_name = "S")]
     pub seed: Option<u64>,
 
     /// Stop as soon as a sequential probability ratio test on the game pairs
@@ -173,8 +163,7 @@ pub struct MatchArgs {
         long,
         num_args = 4,
         value_names = ["ELO0", "ELO1", "ALPHA", "BETA"],
-        allow_negative_numbers = true,
-        help_heading = GAMES
+        allow_negative_numbers = true
     )]
     pub sprt: Option<Vec<f64>>,
 
@@ -184,23 +173,27 @@ pub struct MatchArgs {
         long,
         value_name = "M",
         value_enum,
-        default_value = "normalized",
-        help_heading = GAMES
+        default_value = "normalized"
     )]
     pub sprt_model: SprtModel,
+}
 
+/// The records of a match.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Records")]
+pub struct RecordArgs {
     /// One JSON object per game: players, colours, opening, every move with the
     /// engine's depth, score, nodes and time, the result and the reason
-    #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = RECORDS)]
+    #[arg(verbatim_doc_comment, long, value_name = "FILE")]
     pub jsonl: Option<PathBuf>,
 
     /// The games as an SGF collection (FF[4], GM[4], SZ[c:r]), for viewers
-    #[arg(verbatim_doc_comment, long, value_name = "FILE", help_heading = RECORDS)]
+    #[arg(verbatim_doc_comment, long, value_name = "FILE")]
     pub sgf: Option<PathBuf>,
 
     /// One file per engine process with everything sent (`> `), received (`< `) and
     /// written to stderr (`! `)
-    #[arg(verbatim_doc_comment, long, value_name = "DIR", help_heading = RECORDS)]
+    #[arg(verbatim_doc_comment, long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
 }
 
@@ -278,10 +271,10 @@ impl MatchArgs {
     /// [`ArgError`] for the first problem that takes more than one flag to see.
     pub fn into_config(self) -> Result<MatchConfig, ArgError> {
         let limit = Limit {
-            depth: self.depth,
-            nodes: self.nodes,
-            movetime_ms: self.movetime,
-            clock: self.tc,
+            depth: self.limits.depth.map(|n| n.0),
+            nodes: self.limits.nodes.map(|n| n.0),
+            movetime_ms: self.limits.movetime.map(|n| n.0),
+            clock: self.limits.tc,
         };
         let players = self
             .engines
@@ -303,7 +296,8 @@ impl MatchArgs {
                 ));
             }
         }
-        let sprt = match self.sprt.as_deref() {
+        let games = self.games;
+        let sprt = match games.sprt.as_deref() {
             Some(&[elo0, elo1, alpha, beta]) => {
                 if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
                     return Err(ArgError::SprtBounds(elo0, elo1));
@@ -316,13 +310,13 @@ impl MatchArgs {
                     elo1,
                     alpha,
                     beta,
-                    model: self.sprt_model,
+                    model: games.sprt_model,
                 })
             }
             _ => None,
         };
-        let geometry = self.board;
-        if let OpeningSource::Random(plies) = self.openings
+        let geometry = games.board;
+        if let OpeningSource::Random(plies) = games.openings
             && plies as usize >= geometry.cells()
         {
             return Err(ArgError::OpeningTooLong { plies, geometry });
@@ -330,17 +324,17 @@ impl MatchArgs {
         Ok(MatchConfig {
             players: [first, second],
             geometry,
-            games: self.games,
-            concurrency: self.concurrency,
-            seed: self.seed.unwrap_or_else(rand::random),
-            openings: self.openings,
-            adjudicate: !self.no_adjudication,
-            time_margin: Duration::from_millis(self.time_margin),
-            timeout: Duration::from_millis(self.timeout),
+            games: games.games.0,
+            concurrency: games.concurrency.0,
+            seed: games.seed.unwrap_or_else(rand::random),
+            openings: games.openings,
+            adjudicate: !games.no_adjudication,
+            time_margin: Duration::from_millis(self.limits.time_margin),
+            timeout: Duration::from_millis(self.limits.timeout.0),
             sprt,
-            jsonl: self.jsonl,
-            sgf: self.sgf,
-            logs: self.logs,
+            jsonl: self.records.jsonl,
+            sgf: self.records.sgf,
+            logs: self.records.logs,
         })
     }
 }
@@ -367,6 +361,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, clap::Error> {
 mod tests {
     use super::*;
     use crate::client::EngineCommand;
+    use crate::client::cli::clap_message;
 
     fn config(list: &[&str]) -> MatchConfig {
         let list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
@@ -380,14 +375,7 @@ mod tests {
     fn error(list: &[&str]) -> String {
         let list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
         match parse(&list) {
-            Err(e) => e
-                .render()
-                .to_string()
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .trim_start_matches("error: ")
-                .to_string(),
+            Err(e) => clap_message(&e),
             Ok(config) => panic!("{list:?} should fail but gave {config:?}"),
         }
     }
@@ -449,6 +437,7 @@ mod tests {
 
     #[test]
     fn defaults() {
+        MatchArgs::command().debug_assert();
         let c = config(&["--engine", "random", "--engine", "random", "--seed", "7"]);
         assert_eq!(c.geometry, Geometry::default());
         assert_eq!((c.games, c.concurrency, c.seed), (2, 1, 7));
@@ -560,20 +549,5 @@ mod tests {
             help.map_err(|e| e.kind()).err(),
             Some(ErrorKind::DisplayHelp)
         );
-    }
-
-    #[test]
-    fn unknown_flags_get_a_suggestion() {
-        let e = parse(&["--engin".into(), "random".into()]).err();
-        let text = e.map(|e| e.render().to_string()).unwrap_or_default();
-        assert!(
-            text.contains("a similar argument exists: '--engine'"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn the_command_is_well_formed() {
-        MatchArgs::command().debug_assert();
     }
 }

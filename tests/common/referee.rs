@@ -37,8 +37,14 @@ pub struct Run {
 
 /// Runs `kinrow ARGS` with stdin closed; fails the test if it takes longer than `limit`.
 pub fn run(args: &[&str], limit: Duration) -> Run {
+    run_with_env(args, &[], limit)
+}
+
+/// [`run`] with these environment variables set.
+pub fn run_with_env(args: &[&str], env: &[(&str, &str)], limit: Duration) -> Run {
     let mut child = Command::new(kinrow())
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -72,6 +78,23 @@ pub fn run(args: &[&str], limit: Duration) -> Run {
         code: status.code(),
         stdout: out.join().unwrap_or_default(),
         stderr: err.join().unwrap_or_default(),
+    }
+}
+
+/// The time a match of the tests may take before it counts as hung.
+pub const MATCH_LIMIT: Duration = Duration::from_secs(120);
+
+/// Runs `kinrow match ARGS`, which must complete (exit status 0) within [`MATCH_LIMIT`].
+pub fn completed_match(args: &[&str]) -> Run {
+    let r = run(&[&["match"], args].concat(), MATCH_LIMIT);
+    assert_eq!(r.code, Some(0), "match {args:?}:\n{}{}", r.stdout, r.stderr);
+    r
+}
+
+/// Fails the test unless `text` contains every one of `parts`.
+pub fn assert_contains(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "no {part:?} in:\n{text}");
     }
 }
 
