@@ -1,5 +1,8 @@
 //! The protocol library against data, one test per case:
 //!
+//! - `valid.txt:<line>` and `invalid.txt:<line>`: the parser's known answers, from
+//!   fixtures/protocol/ (each file's header describes its notation); valid lines must also
+//!   round-trip through formatting;
 //! - `round_trip::<file>`: every command line sent to the engine in a transcript fixture or a
 //!   protocol.md example, if it parses, formats to a canonical line that parses back to the
 //!   same command and formats to itself again;
@@ -18,7 +21,9 @@ use std::path::Path;
 
 fn main() {
     let args = Arguments::from_args();
-    let mut trials = round_trip_trials();
+    let mut trials = fixture_trials("valid.txt", valid_case);
+    trials.extend(fixture_trials("invalid.txt", invalid_case));
+    trials.extend(round_trip_trials());
     trials.push(Trial::test("round_trip::generated", generated_round_trip));
     libtest_mimic::run(&args, trials).exit();
 }
@@ -26,6 +31,190 @@ fn main() {
 /// The repository's root.
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One trial per case of a file in fixtures/protocol/; `check` gets the input and the
+/// expected text.
+fn fixture_trials(file: &str, check: fn(&str, &str) -> Result<(), String>) -> Vec<Trial> {
+    let path = root().join("fixtures/protocol").join(file);
+    let text = std::fs::read_to_string(&path).expect("the fixture exists");
+    let mut trials = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        if raw.trim().is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let name = format!("{file}:{}", index + 1);
+        let trial = match split_case(raw) {
+            Ok((input, expected)) => {
+                let expected = expected.to_string();
+                Trial::test(name, move || {
+                    check(&input, &expected).map_err(|why| format!("{input:?}: {why}").into())
+                })
+            }
+            Err(why) => Trial::test(name, move || Err(why.into())),
+        };
+        trials.push(trial);
+    }
+    assert!(trials.len() > 10, "{file} has its cases");
+    trials
+}
+
+/// `INPUT => EXPECTED`, with INPUT as written or as a quoted string.
+fn split_case(raw: &str) -> Result<(String, &str), String> {
+    const ARROW: &str = " => ";
+    let (input, rest) = if let Some(quoted) = raw.strip_prefix('"') {
+        unquote(quoted)?
+    } else {
+        let at = raw.find(ARROW).ok_or("no ' => ' in the case")?;
+        (raw[..at].to_string(), &raw[at..])
+    };
+    let expected = rest
+        .strip_prefix(ARROW)
+        .ok_or("the input is not followed by ' => '")?;
+    Ok((input, expected))
+}
+
+/// Reads a quoted string up to its closing quote; returns it and what follows.
+fn unquote(text: &str) -> Result<(String, &str), String> {
+    let mut out = String::new();
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '"' => return Ok((out, &text[at + 1..])),
+            '\\' => match chars.next().map(|(_, c)| c) {
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('n') => out.push('\n'),
+                Some('\\') => out.push('\\'),
+                Some('"') => out.push('"'),
+                Some('u') => {
+                    let rest = &text[at + 2..];
+                    let hex = rest
+                        .strip_prefix('{')
+                        .and_then(|r| r.split_once('}'))
+                        .map(|(hex, _)| hex)
+                        .ok_or("\\u needs {HEX}")?;
+                    let code = u32::from_str_radix(hex, 16).map_err(|e| e.to_string())?;
+                    out.push(char::from_u32(code).ok_or("\\u{..} is not a character")?);
+                    for _ in 0..hex.len() + 2 {
+                        chars.next();
+                    }
+                }
+                other => return Err(format!("unknown escape {other:?}")),
+            },
+            c => out.push(c),
+        }
+    }
+    Err("the quoted input has no closing quote".into())
+}
+
+/// A valid line: it parses to the expected command, which round-trips through formatting.
+fn valid_case(input: &str, expected: &str) -> Result<(), String> {
+    let parsed = parse_line(input).map_err(|e| format!("refused: {e}"))?;
+    let got = describe(parsed.as_ref());
+    if got != expected {
+        return Err(format!("parses as\n  {got}\nexpected\n  {expected}"));
+    }
+    match parsed {
+        Some(command) => round_trip(&command).map(drop),
+        None => Ok(()),
+    }
+}
+
+/// An invalid line: the parser refuses it with exactly the expected message, which names
+/// the command that [`kinrow::protocol::ParseError::command`] reports.
+fn invalid_case(input: &str, expected: &str) -> Result<(), String> {
+    let error = match parse_line(input) {
+        Ok(parsed) => return Err(format!("accepted as {}", describe(parsed.as_ref()))),
+        Err(error) => error,
+    };
+    let message = error.to_string();
+    if message != expected {
+        return Err(format!("refused with\n  {message}\nexpected\n  {expected}"));
+    }
+    let named = match error.command() {
+        Some(command) => message.starts_with(&format!("{command}: ")),
+        None => message.starts_with("unknown command '"),
+    };
+    if named {
+        Ok(())
+    } else {
+        Err(format!("the error names the command {:?}", error.command()))
+    }
+}
+
+/// A parsed line in the notation of fixtures/protocol/valid.txt.
+fn describe(parsed: Option<&Command>) -> String {
+    let Some(command) = parsed else {
+        return "nothing".into();
+    };
+    let square = |s: &SquareText| format!("({},{})", s.file, s.rank);
+    match command {
+        Command::Uci => "Uci".into(),
+        Command::IsReady => "IsReady".into(),
+        Command::Stop => "Stop".into(),
+        Command::Quit => "Quit".into(),
+        Command::Show => "Show".into(),
+        Command::Bench => "Bench".into(),
+        Command::Solve => "Solve".into(),
+        Command::Perft(depth) => format!("Perft {depth}"),
+        Command::NewGame(None) => "NewGame".into(),
+        Command::NewGame(Some((columns, rows, k))) => {
+            format!("NewGame columns={columns} rows={rows} k={k}")
+        }
+        Command::SetOption { name, value } => match value {
+            Some(value) => format!("SetOption name={name:?} value={value:?}"),
+            None => format!("SetOption name={name:?}"),
+        },
+        Command::Go(params) => {
+            let mut words = vec!["Go".to_string()];
+            let numbers = [
+                ("depth", params.depth.map(i128::from)),
+                ("nodes", params.nodes.map(i128::from)),
+                ("movetime", params.movetime.map(i128::from)),
+                ("wtime", params.wtime.map(i128::from)),
+                ("btime", params.btime.map(i128::from)),
+                ("winc", params.winc.map(i128::from)),
+                ("binc", params.binc.map(i128::from)),
+                ("movestogo", params.movestogo.map(i128::from)),
+            ];
+            for (name, value) in numbers {
+                if let Some(value) = value {
+                    words.push(format!("{name}={value}"));
+                }
+            }
+            if params.infinite {
+                words.push("infinite".into());
+            }
+            words.join(" ")
+        }
+        Command::Position(spec) => {
+            let mut words = vec!["Position".to_string()];
+            match &spec.start {
+                StartSpec::StartPos => words.push("startpos".into()),
+                StartSpec::Board { rows, side } => {
+                    let rows: Vec<String> = rows
+                        .iter()
+                        .map(|row| {
+                            row.iter()
+                                .map(|cell| match cell {
+                                    CellText::X => 'x',
+                                    CellText::O => 'o',
+                                    CellText::Empty => '.',
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    words.push(format!("board [{}] side {side:?}", rows.join("|")));
+                }
+            }
+            if !spec.moves.is_empty() {
+                words.push("moves".into());
+                words.extend(spec.moves.iter().map(square));
+            }
+            words.join(" ")
+        }
+    }
 }
 
 /// One trial per transcript fixture and per protocol.md example.
@@ -81,12 +270,17 @@ fn transcript_round_trip(transcript: &str) -> Result<(), Failed> {
     let mut failures = Vec::new();
     for (lineno, line) in sent_lines(transcript) {
         // Lines that show error messages have nothing to format.
-        if let Ok(Some(command)) = parse_line(&line) {
-            if let Err(why) = round_trip(&command) {
-                failures.push(format!("line {lineno}: {line:?}: {why}"));
-            }
+        if let Ok(Some(command)) = parse_line(&line)
+            && let Err(why) = round_trip(&command)
+        {
+            failures.push(format!("line {lineno}: {line:?}: {why}"));
         }
     }
+    verdict(failures)
+}
+
+/// Passes if nothing failed, else reports every failure.
+fn verdict(failures: Vec<String>) -> Result<(), Failed> {
     if failures.is_empty() {
         Ok(())
     } else {
@@ -121,11 +315,7 @@ fn generated_round_trip() -> Result<(), Failed> {
             failures.push(format!("{command:?}: {why}"));
         }
     }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(failures.join("\n").into())
-    }
+    verdict(failures)
 }
 
 /// A number that is often small, sometimes at the edges of `T`'s range.

@@ -15,13 +15,9 @@
 //! ```
 
 use super::command::SquareText;
-use super::parse::move_square;
+use super::lexical::{Tokens, move_square};
 use super::reply::Score;
-use crate::text::{excerpt, signed};
-use nom::Parser;
-use nom::branch::alt;
-use nom::character::complete::digit1;
-use nom::combinator::all_consuming;
+use crate::text::{excerpt, signed, whole};
 use std::fmt;
 
 /// What an engine said, parsed.
@@ -130,22 +126,34 @@ impl fmt::Display for ReplyError {
 
 impl std::error::Error for ReplyError {}
 
-/// A whole token as a square, if it is one.
+/// A whole token as a square, if it is one: the same syntax as in commands, drop form
+/// included.
 fn whole_square(token: &str) -> Option<SquareText> {
-    // The same square syntax as in commands, drop form included.
-    all_consuming(move_square)
-        .parse(token)
-        .ok()
-        .map(|(_, square)| square)
+    whole(move_square, token)
 }
 
-/// A whole token as a number of type `T`.
-fn number<T: std::str::FromStr>(token: Option<&str>) -> Option<T> {
-    let token = token?;
-    all_consuming(alt((signed, digit1)))
-        .parse(token)
-        .ok()
-        .and_then(|(_, digits)| digits.parse().ok())
+/// `keyword: expected <expected>, got <got>`.
+fn expected(reply: &'static str, expected: &'static str, got: Option<&str>) -> ReplyError {
+    ReplyError::Expected {
+        reply,
+        expected,
+        got: got.map(excerpt),
+    }
+}
+
+/// The next token as a number of type `T`, for the `info` field `field`.
+fn number<T: std::str::FromStr>(
+    field: &'static str,
+    tokens: &mut Tokens<'_>,
+) -> Result<T, ReplyError> {
+    let token = tokens.next();
+    token
+        .and_then(|token| whole(signed, token))
+        .and_then(|digits| digits.parse().ok())
+        .ok_or_else(|| ReplyError::BadNumber {
+            field,
+            got: token.map(excerpt),
+        })
 }
 
 /// Parses one line an engine wrote.
@@ -157,66 +165,40 @@ fn number<T: std::str::FromStr>(token: Option<&str>) -> Option<T> {
 /// A [`ReplyError`]: [`ReplyError::Unknown`] for a first word that is no reply (which a
 /// referee should ignore), the others for a known reply that is malformed.
 pub fn parse_reply(line: &str) -> Result<Option<EngineReply>, ReplyError> {
-    let line = line.trim_end_matches(['\r', '\n']);
-    let mut tokens = line.split([' ', '\t']).filter(|t| !t.is_empty());
+    let mut tokens = Tokens::new(line.trim_end_matches(['\r', '\n']));
     let Some(keyword) = tokens.next() else {
         return Ok(None);
     };
     let reply = match keyword {
         "uciok" => EngineReply::UciOk,
         "readyok" => EngineReply::ReadyOk,
-        "id" => {
-            let what = tokens.next();
-            let text = rest_after(line, 2);
-            match what {
-                Some("name") => EngineReply::IdName(text),
-                Some("author") => EngineReply::IdAuthor(text),
-                got => {
-                    return Err(ReplyError::Expected {
-                        reply: "id",
-                        expected: "'name' or 'author'",
-                        got: got.map(excerpt),
-                    });
-                }
-            }
-        }
+        "id" => match tokens.next() {
+            Some("name") => EngineReply::IdName(tokens.rest().to_string()),
+            Some("author") => EngineReply::IdAuthor(tokens.rest().to_string()),
+            got => return Err(expected("id", "'name' or 'author'", got)),
+        },
         "option" => {
             match tokens.next() {
                 Some("name") => {}
-                got => {
-                    return Err(ReplyError::Expected {
-                        reply: "option",
-                        expected: "'name'",
-                        got: got.map(excerpt),
-                    });
-                }
+                got => return Err(expected("option", "'name'", got)),
             }
             let name: Vec<&str> = tokens.take_while(|t| *t != "type").collect();
             if name.is_empty() {
-                return Err(ReplyError::Expected {
-                    reply: "option",
-                    expected: "an option name after 'name'",
-                    got: None,
-                });
+                return Err(expected("option", "an option name after 'name'", None));
             }
             EngineReply::OptionName(name.join(" "))
         }
-        "info" => EngineReply::Info(info(line)?),
-        "bestmove" => {
-            let token = tokens.next().ok_or(ReplyError::Expected {
-                reply: "bestmove",
-                expected: "a move",
-                got: None,
-            })?;
-            if token == "(none)" {
-                EngineReply::BestMove(None)
-            } else {
+        "info" => EngineReply::Info(info(tokens)?),
+        "bestmove" => match tokens.next() {
+            None => return Err(expected("bestmove", "a move", None)),
+            Some("(none)") => EngineReply::BestMove(None),
+            Some(token) => {
                 let square = whole_square(token).ok_or_else(|| ReplyError::BadMove {
                     text: excerpt(token),
                 })?;
                 EngineReply::BestMove(Some(square))
             }
-        }
+        },
         word => {
             return Err(ReplyError::Unknown {
                 word: excerpt(word),
@@ -226,85 +208,49 @@ pub fn parse_reply(line: &str) -> Result<Option<EngineReply>, ReplyError> {
     Ok(Some(reply))
 }
 
-/// The text after the first `skip` tokens of `line`, with its inner spacing kept.
-fn rest_after(line: &str, skip: usize) -> String {
-    let mut rest = line.trim_start_matches([' ', '\t']);
-    for _ in 0..skip {
-        let end = rest.find([' ', '\t']).unwrap_or(rest.len());
-        rest = rest[end..].trim_start_matches([' ', '\t']);
-    }
-    rest.trim_end_matches([' ', '\t']).to_string()
-}
-
 /// `info = "info" (field | "string" any*)*`; unknown fields are skipped one token at a time,
 /// since UCI lets engines add their own.
-fn info(line: &str) -> Result<EngineInfo, ReplyError> {
+fn info(mut tokens: Tokens<'_>) -> Result<EngineInfo, ReplyError> {
     let mut out = EngineInfo::default();
-    let tokens: Vec<&str> = line.split([' ', '\t']).filter(|t| !t.is_empty()).collect();
-    let mut i = 1;
-    while i < tokens.len() {
-        let key = tokens[i];
-        let value = tokens.get(i + 1).copied();
-        let bad = |field: &'static str| ReplyError::BadNumber {
-            field,
-            got: value.map(excerpt),
-        };
-        i += 2;
+    while let Some(key) = tokens.next() {
+        let t = &mut tokens;
         match key {
-            "depth" => out.depth = Some(number(value).ok_or_else(|| bad("depth"))?),
-            "seldepth" => out.seldepth = Some(number(value).ok_or_else(|| bad("seldepth"))?),
-            "nodes" => out.nodes = Some(number(value).ok_or_else(|| bad("nodes"))?),
-            "nps" => out.nps = Some(number(value).ok_or_else(|| bad("nps"))?),
-            "time" => out.time_ms = Some(number(value).ok_or_else(|| bad("time"))?),
-            "hashfull" => out.hashfull = Some(number(value).ok_or_else(|| bad("hashfull"))?),
+            "depth" => out.depth = Some(number("depth", t)?),
+            "seldepth" => out.seldepth = Some(number("seldepth", t)?),
+            "nodes" => out.nodes = Some(number("nodes", t)?),
+            "nps" => out.nps = Some(number("nps", t)?),
+            "time" => out.time_ms = Some(number("time", t)?),
+            "hashfull" => out.hashfull = Some(number("hashfull", t)?),
             "score" => {
-                let score = match value {
+                out.score = Some(match t.next() {
                     Some("draw") => Score::Draw,
-                    Some("cp") => {
-                        i += 1;
-                        Score::Cp(number(tokens.get(i - 1).copied()).ok_or(
-                            ReplyError::BadNumber {
-                                field: "score cp",
-                                got: tokens.get(i - 1).map(|t| excerpt(t)),
-                            },
-                        )?)
-                    }
-                    Some("mate") => {
-                        i += 1;
-                        Score::Mate(number(tokens.get(i - 1).copied()).ok_or(
-                            ReplyError::BadNumber {
-                                field: "score mate",
-                                got: tokens.get(i - 1).map(|t| excerpt(t)),
-                            },
-                        )?)
-                    }
+                    Some("cp") => Score::Cp(number("score cp", t)?),
+                    Some("mate") => Score::Mate(number("score mate", t)?),
                     got => {
-                        return Err(ReplyError::Expected {
-                            reply: "info",
-                            expected: "'cp', 'mate' or 'draw' after 'score'",
-                            got: got.map(excerpt),
-                        });
+                        return Err(expected(
+                            "info",
+                            "'cp', 'mate' or 'draw' after 'score'",
+                            got,
+                        ));
                     }
-                };
-                out.score = Some(score);
-                if matches!(tokens.get(i), Some(&("lowerbound" | "upperbound"))) {
-                    i += 1;
+                });
+                if matches!(t.peek(), Some("lowerbound" | "upperbound")) {
+                    t.next();
                 }
             }
             "pv" => {
-                i -= 1;
-                while let Some(square) = tokens.get(i).and_then(|t| whole_square(t)) {
+                while let Some(square) = t.peek().and_then(whole_square) {
                     out.pv.push(square);
-                    i += 1;
+                    t.next();
                 }
             }
             "string" => {
-                out.string = Some(rest_after(line, i - 1));
+                out.string = Some(t.rest().to_string());
                 break;
             }
             // Unknown fields: skip the keyword alone, since their arity is unknown; a number
             // after it is skipped on the next round as another unknown token.
-            _ => i -= 1,
+            _ => {}
         }
     }
     Ok(out)

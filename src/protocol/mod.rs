@@ -7,11 +7,16 @@
 
 mod command;
 mod engine_reply;
+mod error;
 mod format;
+mod go;
+mod lexical;
 mod parse;
+mod position;
 mod reply;
 
 pub use command::{CellText, Command, GoParams, PositionSpec, Side, SquareText, StartSpec};
 pub use engine_reply::{EngineInfo, EngineReply, ReplyError, parse_reply};
-pub use parse::{BoardProblem, ParseError, ParseErrorKind, parse_line};
+pub use error::{BoardProblem, ParseError, ParseErrorKind};
+pub use parse::parse_line;
 pub use reply::{InfoLine, Notation, OptionKind, OptionSpec, Reply, Score};
