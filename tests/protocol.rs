@@ -1,19 +1,27 @@
 //! The protocol library against data, one test per case:
 //!
-//! - `valid.txt:<line>` and `invalid.txt:<line>`: the parser's known answers, from
+//! - `valid.txt:<line>` and `invalid.txt:<line>`: the command parser's known answers, from
 //!   fixtures/protocol/ (each file's header describes its notation); valid lines must also
 //!   round-trip through formatting;
+//! - `replies-valid.txt:<line>` and `replies-invalid.txt:<line>`: the same for the reply
+//!   parser a referee uses;
 //! - `round_trip::<file>`: every command line sent to the engine in a transcript fixture or a
 //!   protocol.md example, if it parses, formats to a canonical line that parses back to the
 //!   same command and formats to itself again;
 //! - `round_trip::generated`: the same for a few thousand generated commands, which must
-//!   also format to exactly the line they came from.
+//!   also format to exactly the line they came from;
+//! - `round_trip::replies`: every kind of reply the engine writes and a referee reads
+//!   (`id`, `option`, `uciok`, `readyok`, `info`, `bestmove`), generated, reads back with
+//!   `parse_reply` as what was written.
 
 mod common;
 
 use common::transcript::markdown_blocks;
-use kinrow::protocol::parse_line;
 use kinrow::protocol::{CellText, Command, GoParams, PositionSpec, Side, SquareText, StartSpec};
+use kinrow::protocol::{
+    EngineInfo, EngineReply, InfoLine, Notation, OptionKind, OptionSpec, Reply, Score, parse_line,
+    parse_reply,
+};
 use libtest_mimic::{Arguments, Failed, Trial};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -23,8 +31,11 @@ fn main() {
     let args = Arguments::from_args();
     let mut trials = fixture_trials("valid.txt", valid_case);
     trials.extend(fixture_trials("invalid.txt", invalid_case));
+    trials.extend(fixture_trials("replies-valid.txt", reply_valid_case));
+    trials.extend(fixture_trials("replies-invalid.txt", reply_invalid_case));
     trials.extend(round_trip_trials());
     trials.push(Trial::test("round_trip::generated", generated_round_trip));
+    trials.push(Trial::test("round_trip::replies", replies_round_trip));
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -143,12 +154,82 @@ fn invalid_case(input: &str, expected: &str) -> Result<(), String> {
     }
 }
 
+/// A square as its file and rank indexes, as in the fixtures: `(1,1)` for b2.
+fn square(square: &SquareText) -> String {
+    format!("({},{})", square.file, square.rank)
+}
+
+/// An engine's line that reads as expected.
+fn reply_valid_case(input: &str, expected: &str) -> Result<(), String> {
+    let parsed = parse_reply(input).map_err(|e| format!("refused: {e}"))?;
+    let got = describe_reply(parsed.as_ref());
+    if got == expected {
+        Ok(())
+    } else {
+        Err(format!("reads as\n  {got}\nexpected\n  {expected}"))
+    }
+}
+
+/// An engine's line refused with exactly the expected message.
+fn reply_invalid_case(input: &str, expected: &str) -> Result<(), String> {
+    match parse_reply(input) {
+        Ok(parsed) => Err(format!("accepted as {}", describe_reply(parsed.as_ref()))),
+        Err(error) if error.to_string() == expected => Ok(()),
+        Err(error) => Err(format!("refused with\n  {error}\nexpected\n  {expected}")),
+    }
+}
+
+/// A parsed engine line in the notation of fixtures/protocol/replies-valid.txt.
+fn describe_reply(parsed: Option<&EngineReply>) -> String {
+    let Some(reply) = parsed else {
+        return "nothing".into();
+    };
+    match reply {
+        EngineReply::UciOk => "UciOk".into(),
+        EngineReply::ReadyOk => "ReadyOk".into(),
+        EngineReply::IdName(name) => format!("IdName {name:?}"),
+        EngineReply::IdAuthor(author) => format!("IdAuthor {author:?}"),
+        EngineReply::OptionName(name) => format!("OptionName {name:?}"),
+        EngineReply::BestMove(None) => "BestMove none".into(),
+        EngineReply::BestMove(Some(best)) => format!("BestMove {}", square(best)),
+        EngineReply::Info(info) => {
+            let mut words = vec!["Info".to_string()];
+            let score = info.score.map(|score| match score {
+                Score::Cp(cp) => format!("cp:{cp}"),
+                Score::Mate(moves) => format!("mate:{moves}"),
+                Score::Draw => "draw".into(),
+            });
+            let fields = [
+                ("depth", info.depth.map(|n| n.to_string())),
+                ("seldepth", info.seldepth.map(|n| n.to_string())),
+                ("score", score),
+                ("nodes", info.nodes.map(|n| n.to_string())),
+                ("nps", info.nps.map(|n| n.to_string())),
+                ("time", info.time_ms.map(|n| n.to_string())),
+                ("hashfull", info.hashfull.map(|n| n.to_string())),
+            ];
+            for (name, value) in fields {
+                if let Some(value) = value {
+                    words.push(format!("{name}={value}"));
+                }
+            }
+            if !info.pv.is_empty() {
+                words.push("pv".into());
+                words.extend(info.pv.iter().map(square));
+            }
+            if let Some(text) = &info.string {
+                words.push(format!("string={text:?}"));
+            }
+            words.join(" ")
+        }
+    }
+}
+
 /// A parsed line in the notation of fixtures/protocol/valid.txt.
 fn describe(parsed: Option<&Command>) -> String {
     let Some(command) = parsed else {
         return "nothing".into();
     };
-    let square = |s: &SquareText| format!("({},{})", s.file, s.rank);
     match command {
         Command::Uci => "Uci".into(),
         Command::IsReady => "IsReady".into(),
@@ -442,4 +523,126 @@ fn random_command(rng: &mut StdRng) -> Command {
         11 => Command::Bench,
         _ => Command::Solve,
     }
+}
+
+/// One to three words of reply text, without the word `type` (which ends an option's name).
+fn random_text(rng: &mut StdRng) -> String {
+    random_words(rng, true).replace("type", "kind")
+}
+
+fn random_option(rng: &mut StdRng) -> OptionSpec {
+    let kind = match rng.random_range(0..5) {
+        0 => OptionKind::Spin {
+            default: rng.random(),
+            min: rng.random(),
+            max: rng.random(),
+        },
+        1 => OptionKind::Check {
+            default: rng.random_bool(0.5),
+        },
+        2 => OptionKind::Combo {
+            default: random_text(rng),
+            vars: (0..rng.random_range(0..4))
+                .map(|_| random_text(rng))
+                .collect(),
+        },
+        3 => OptionKind::String {
+            default: if rng.random_bool(0.3) {
+                String::new()
+            } else {
+                random_text(rng)
+            },
+        },
+        _ => OptionKind::Button,
+    };
+    OptionSpec {
+        name: random_text(rng),
+        kind,
+    }
+}
+
+fn random_reply(rng: &mut StdRng) -> Reply {
+    let notation = if rng.random_bool(0.5) {
+        Notation::Plain
+    } else {
+        Notation::Drop
+    };
+    match rng.random_range(0..9) {
+        0 => Reply::IdName(random_text(rng)),
+        1 => Reply::IdAuthor(random_text(rng)),
+        2 => Reply::Option(random_option(rng)),
+        3 => Reply::UciOk,
+        4 => Reply::ReadyOk,
+        5 => Reply::InfoString(random_text(rng)),
+        6 => Reply::Error(random_text(rng)),
+        7 => Reply::BestMove(rng.random_bool(0.9).then(|| random_square(rng)), notation),
+        _ => {
+            let score = match rng.random_range(0..3) {
+                0 => Score::Cp(rng.random()),
+                1 => Score::Mate(rng.random()),
+                _ => Score::Draw,
+            };
+            let line = InfoLine {
+                depth: rng.random(),
+                seldepth: rng.random(),
+                score,
+                nodes: rng.random(),
+                nps: rng.random(),
+                time_ms: rng.random(),
+                hashfull: rng.random_range(0..=1000),
+                pv: (0..rng.random_range(0..6))
+                    .map(|_| random_square(rng))
+                    .collect(),
+            };
+            Reply::Info(line, notation)
+        }
+    }
+}
+
+/// What a referee should read from the line `reply` formats to.
+fn reading(reply: &Reply) -> Option<EngineReply> {
+    let string = |text: String| {
+        EngineReply::Info(EngineInfo {
+            string: Some(text),
+            ..EngineInfo::default()
+        })
+    };
+    Some(match reply.clone() {
+        Reply::IdName(name) => EngineReply::IdName(name),
+        Reply::IdAuthor(author) => EngineReply::IdAuthor(author),
+        Reply::Option(spec) => EngineReply::OptionName(spec.name),
+        Reply::UciOk => EngineReply::UciOk,
+        Reply::ReadyOk => EngineReply::ReadyOk,
+        Reply::InfoString(text) => string(text),
+        Reply::Error(text) => string(format!("error: {text}")),
+        Reply::BestMove(square, _) => EngineReply::BestMove(square),
+        Reply::Info(line, _) => EngineReply::Info(EngineInfo {
+            depth: Some(line.depth),
+            seldepth: Some(line.seldepth),
+            score: Some(line.score),
+            nodes: Some(line.nodes),
+            nps: Some(line.nps),
+            time_ms: Some(line.time_ms),
+            hashfull: Some(line.hashfull),
+            pv: line.pv,
+            string: None,
+        }),
+        // Free text is for people; a referee has nothing to read in it.
+        Reply::Text(_) => return None,
+    })
+}
+
+/// A few thousand generated replies, each of which must read back as what it says.
+fn replies_round_trip() -> Result<(), Failed> {
+    let mut rng = StdRng::seed_from_u64(0x7265_706c_79);
+    let mut failures = Vec::new();
+    for _ in 0..4000 {
+        let reply = random_reply(&mut rng);
+        let text = reply.to_string();
+        let read = parse_reply(&text);
+        if read != Ok(reading(&reply)) {
+            failures.push(format!("{text:?} reads as {read:?}"));
+        }
+    }
+    verdict(failures)
 }
