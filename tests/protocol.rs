@@ -15,16 +15,18 @@
 //!   `parse_reply` as what was written.
 
 mod common;
+#[path = "protocol/generate.rs"]
+mod generate;
+#[path = "protocol/notation.rs"]
+mod notation;
 
 use common::transcript::markdown_blocks;
-use kinrow::protocol::{CellText, Command, GoParams, PositionSpec, Side, SquareText, StartSpec};
-use kinrow::protocol::{
-    EngineInfo, EngineReply, InfoLine, Notation, OptionKind, OptionSpec, Reply, Score, parse_line,
-    parse_reply,
-};
+use generate::{random_command, random_reply};
+use kinrow::protocol::{Command, EngineInfo, EngineReply, Reply, parse_line, parse_reply};
 use libtest_mimic::{Arguments, Failed, Trial};
+use notation::{describe, describe_reply};
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use std::path::Path;
 
 fn main() {
@@ -154,11 +156,6 @@ fn invalid_case(input: &str, expected: &str) -> Result<(), String> {
     }
 }
 
-/// A square as its file and rank indexes, as in the fixtures: `(1,1)` for b2.
-fn square(square: &SquareText) -> String {
-    format!("({},{})", square.file, square.rank)
-}
-
 /// An engine's line that reads as expected.
 fn reply_valid_case(input: &str, expected: &str) -> Result<(), String> {
     let parsed = parse_reply(input).map_err(|e| format!("refused: {e}"))?;
@@ -176,125 +173,6 @@ fn reply_invalid_case(input: &str, expected: &str) -> Result<(), String> {
         Ok(parsed) => Err(format!("accepted as {}", describe_reply(parsed.as_ref()))),
         Err(error) if error.to_string() == expected => Ok(()),
         Err(error) => Err(format!("refused with\n  {error}\nexpected\n  {expected}")),
-    }
-}
-
-/// A parsed engine line in the notation of fixtures/protocol/replies-valid.txt.
-fn describe_reply(parsed: Option<&EngineReply>) -> String {
-    let Some(reply) = parsed else {
-        return "nothing".into();
-    };
-    match reply {
-        EngineReply::UciOk => "UciOk".into(),
-        EngineReply::ReadyOk => "ReadyOk".into(),
-        EngineReply::IdName(name) => format!("IdName {name:?}"),
-        EngineReply::IdAuthor(author) => format!("IdAuthor {author:?}"),
-        EngineReply::OptionName(name) => format!("OptionName {name:?}"),
-        EngineReply::BestMove(None) => "BestMove none".into(),
-        EngineReply::BestMove(Some(best)) => format!("BestMove {}", square(best)),
-        EngineReply::Info(info) => {
-            let mut words = vec!["Info".to_string()];
-            let score = info.score.map(|score| match score {
-                Score::Cp(cp) => format!("cp:{cp}"),
-                Score::Mate(moves) => format!("mate:{moves}"),
-                Score::Draw => "draw".into(),
-            });
-            let fields = [
-                ("depth", info.depth.map(|n| n.to_string())),
-                ("seldepth", info.seldepth.map(|n| n.to_string())),
-                ("score", score),
-                ("nodes", info.nodes.map(|n| n.to_string())),
-                ("nps", info.nps.map(|n| n.to_string())),
-                ("time", info.time_ms.map(|n| n.to_string())),
-                ("hashfull", info.hashfull.map(|n| n.to_string())),
-            ];
-            for (name, value) in fields {
-                if let Some(value) = value {
-                    words.push(format!("{name}={value}"));
-                }
-            }
-            if !info.pv.is_empty() {
-                words.push("pv".into());
-                words.extend(info.pv.iter().map(square));
-            }
-            if let Some(text) = &info.string {
-                words.push(format!("string={text:?}"));
-            }
-            words.join(" ")
-        }
-    }
-}
-
-/// A parsed line in the notation of fixtures/protocol/valid.txt.
-fn describe(parsed: Option<&Command>) -> String {
-    let Some(command) = parsed else {
-        return "nothing".into();
-    };
-    match command {
-        Command::Uci => "Uci".into(),
-        Command::IsReady => "IsReady".into(),
-        Command::Stop => "Stop".into(),
-        Command::Quit => "Quit".into(),
-        Command::Show => "Show".into(),
-        Command::Bench => "Bench".into(),
-        Command::Solve => "Solve".into(),
-        Command::Perft(depth) => format!("Perft {depth}"),
-        Command::NewGame(None) => "NewGame".into(),
-        Command::NewGame(Some((columns, rows, k))) => {
-            format!("NewGame columns={columns} rows={rows} k={k}")
-        }
-        Command::SetOption { name, value } => match value {
-            Some(value) => format!("SetOption name={name:?} value={value:?}"),
-            None => format!("SetOption name={name:?}"),
-        },
-        Command::Go(params) => {
-            let mut words = vec!["Go".to_string()];
-            let numbers = [
-                ("depth", params.depth.map(i128::from)),
-                ("nodes", params.nodes.map(i128::from)),
-                ("movetime", params.movetime.map(i128::from)),
-                ("wtime", params.wtime.map(i128::from)),
-                ("btime", params.btime.map(i128::from)),
-                ("winc", params.winc.map(i128::from)),
-                ("binc", params.binc.map(i128::from)),
-                ("movestogo", params.movestogo.map(i128::from)),
-            ];
-            for (name, value) in numbers {
-                if let Some(value) = value {
-                    words.push(format!("{name}={value}"));
-                }
-            }
-            if params.infinite {
-                words.push("infinite".into());
-            }
-            words.join(" ")
-        }
-        Command::Position(spec) => {
-            let mut words = vec!["Position".to_string()];
-            match &spec.start {
-                StartSpec::StartPos => words.push("startpos".into()),
-                StartSpec::Board { rows, side } => {
-                    let rows: Vec<String> = rows
-                        .iter()
-                        .map(|row| {
-                            row.iter()
-                                .map(|cell| match cell {
-                                    CellText::X => 'x',
-                                    CellText::O => 'o',
-                                    CellText::Empty => '.',
-                                })
-                                .collect()
-                        })
-                        .collect();
-                    words.push(format!("board [{}] side {side:?}", rows.join("|")));
-                }
-            }
-            if !spec.moves.is_empty() {
-                words.push("moves".into());
-                words.extend(spec.moves.iter().map(square));
-            }
-            words.join(" ")
-        }
     }
 }
 
@@ -399,206 +277,6 @@ fn generated_round_trip() -> Result<(), Failed> {
     verdict(failures)
 }
 
-/// A number that is often small, sometimes at the edges of `T`'s range.
-fn edgy<T: Copy>(rng: &mut StdRng, small: T, edges: &[T], any: impl Fn(&mut StdRng) -> T) -> T {
-    match rng.random_range(0..4) {
-        0 => small,
-        1 => edges[rng.random_range(0..edges.len())],
-        _ => any(rng),
-    }
-}
-
-fn random_square(rng: &mut StdRng) -> SquareText {
-    let rank = edgy(rng, 0, &[0, 14, 98, u32::MAX - 1], |r| {
-        r.random_range(0..u32::MAX)
-    });
-    SquareText {
-        file: rng.random_range(0..26),
-        rank,
-    }
-}
-
-fn random_start(rng: &mut StdRng) -> StartSpec {
-    if rng.random_bool(0.3) {
-        return StartSpec::StartPos;
-    }
-    let width = rng.random_range(1..=20);
-    let rows = (0..rng.random_range(1..=20))
-        .map(|_| {
-            // Ragged rows are the session's to refuse, so the grammar keeps them.
-            let width = if rng.random_bool(0.1) {
-                rng.random_range(1..=20)
-            } else {
-                width
-            };
-            (0..width)
-                .map(|_| match rng.random_range(0..3) {
-                    0 => CellText::X,
-                    1 => CellText::O,
-                    _ => CellText::Empty,
-                })
-                .collect()
-        })
-        .collect();
-    let side = if rng.random_bool(0.5) {
-        Side::X
-    } else {
-        Side::O
-    };
-    StartSpec::Board { rows, side }
-}
-
-fn random_go(rng: &mut StdRng) -> GoParams {
-    fn maybe<T>(rng: &mut StdRng, value: impl FnOnce(&mut StdRng) -> T) -> Option<T> {
-        rng.random_bool(0.4).then(|| value(rng))
-    }
-    let positive32 = |r: &mut StdRng| edgy(r, 1, &[1, u32::MAX], |r| r.random_range(1..=u32::MAX));
-    let positive64 = |r: &mut StdRng| edgy(r, 1, &[1, u64::MAX], |r| r.random_range(1..=u64::MAX));
-    let clock = |r: &mut StdRng| edgy(r, 0, &[i64::MIN, -1, i64::MAX], |r| r.random());
-    GoParams {
-        depth: maybe(rng, positive32),
-        nodes: maybe(rng, positive64),
-        movetime: maybe(rng, positive64),
-        wtime: maybe(rng, clock),
-        btime: maybe(rng, clock),
-        winc: maybe(rng, clock),
-        binc: maybe(rng, clock),
-        movestogo: maybe(rng, positive32),
-        infinite: rng.random_bool(0.2),
-    }
-}
-
-/// One to three words of option text; names may not contain the word `value`.
-fn random_words(rng: &mut StdRng, in_name: bool) -> String {
-    const WORDS: &[&str] = &[
-        "Hash",
-        "Clear",
-        "value",
-        "Value",
-        "UCI_Variant",
-        "gomoku",
-        "-3",
-        "a=b",
-        "#",
-        "é",
-        "x",
-        "true",
-        "name",
-        "values",
-        "<empty>",
-    ];
-    let words: Vec<&str> = (0..rng.random_range(1..=3))
-        .map(|_| WORDS[rng.random_range(0..WORDS.len())])
-        .filter(|word| !(in_name && *word == "value"))
-        .collect();
-    if words.is_empty() {
-        "Hash".into()
-    } else {
-        words.join(" ")
-    }
-}
-
-fn random_command(rng: &mut StdRng) -> Command {
-    let any32 = |r: &mut StdRng| edgy(r, 3, &[0, u32::MAX], |r| r.random());
-    match rng.random_range(0..13) {
-        0 => Command::Uci,
-        1 => Command::IsReady,
-        2 => Command::NewGame(None),
-        3 => Command::NewGame(Some((any32(rng), any32(rng), any32(rng)))),
-        4 => Command::Position(PositionSpec {
-            start: random_start(rng),
-            moves: (0..rng.random_range(0..10))
-                .map(|_| random_square(rng))
-                .collect(),
-        }),
-        5 => Command::Go(random_go(rng)),
-        6 => Command::Stop,
-        7 => Command::Quit,
-        8 => Command::SetOption {
-            name: random_words(rng, true),
-            value: rng.random_bool(0.7).then(|| random_words(rng, false)),
-        },
-        9 => Command::Show,
-        10 => Command::Perft(any32(rng)),
-        11 => Command::Bench,
-        _ => Command::Solve,
-    }
-}
-
-/// One to three words of reply text, without the word `type` (which ends an option's name).
-fn random_text(rng: &mut StdRng) -> String {
-    random_words(rng, true).replace("type", "kind")
-}
-
-fn random_option(rng: &mut StdRng) -> OptionSpec {
-    let kind = match rng.random_range(0..5) {
-        0 => OptionKind::Spin {
-            default: rng.random(),
-            min: rng.random(),
-            max: rng.random(),
-        },
-        1 => OptionKind::Check {
-            default: rng.random_bool(0.5),
-        },
-        2 => OptionKind::Combo {
-            default: random_text(rng),
-            vars: (0..rng.random_range(0..4))
-                .map(|_| random_text(rng))
-                .collect(),
-        },
-        3 => OptionKind::String {
-            default: if rng.random_bool(0.3) {
-                String::new()
-            } else {
-                random_text(rng)
-            },
-        },
-        _ => OptionKind::Button,
-    };
-    OptionSpec {
-        name: random_text(rng),
-        kind,
-    }
-}
-
-fn random_reply(rng: &mut StdRng) -> Reply {
-    let notation = if rng.random_bool(0.5) {
-        Notation::Plain
-    } else {
-        Notation::Drop
-    };
-    match rng.random_range(0..9) {
-        0 => Reply::IdName(random_text(rng)),
-        1 => Reply::IdAuthor(random_text(rng)),
-        2 => Reply::Option(random_option(rng)),
-        3 => Reply::UciOk,
-        4 => Reply::ReadyOk,
-        5 => Reply::InfoString(random_text(rng)),
-        6 => Reply::Error(random_text(rng)),
-        7 => Reply::BestMove(rng.random_bool(0.9).then(|| random_square(rng)), notation),
-        _ => {
-            let score = match rng.random_range(0..3) {
-                0 => Score::Cp(rng.random()),
-                1 => Score::Mate(rng.random()),
-                _ => Score::Draw,
-            };
-            let line = InfoLine {
-                depth: rng.random(),
-                seldepth: rng.random(),
-                score,
-                nodes: rng.random(),
-                nps: rng.random(),
-                time_ms: rng.random(),
-                hashfull: rng.random_range(0..=1000),
-                pv: (0..rng.random_range(0..6))
-                    .map(|_| random_square(rng))
-                    .collect(),
-            };
-            Reply::Info(line, notation)
-        }
-    }
-}
-
 /// What a referee should read from the line `reply` formats to.
 fn reading(reply: &Reply) -> Option<EngineReply> {
     let string = |text: String| {
@@ -634,7 +312,7 @@ fn reading(reply: &Reply) -> Option<EngineReply> {
 
 /// A few thousand generated replies, each of which must read back as what it says.
 fn replies_round_trip() -> Result<(), Failed> {
-    let mut rng = StdRng::seed_from_u64(0x7265_706c_79);
+    let mut rng = StdRng::seed_from_u64(0x0072_6570_6c79);
     let mut failures = Vec::new();
     for _ in 0..4000 {
         let reply = random_reply(&mut rng);

@@ -1,0 +1,128 @@
+//! The notations of fixtures/protocol/: parsed values written out field by field, so that
+//! the expected values do not lean on the protocol's own formatting.
+
+use kinrow::protocol::{CellText, Command, EngineReply, Score, SquareText, StartSpec};
+
+/// A square as its file and rank indexes, as in the fixtures: `(1,1)` for b2.
+fn square(square: &SquareText) -> String {
+    format!("({},{})", square.file, square.rank)
+}
+
+/// A parsed engine line in the notation of fixtures/protocol/replies-valid.txt.
+pub fn describe_reply(parsed: Option<&EngineReply>) -> String {
+    let Some(reply) = parsed else {
+        return "nothing".into();
+    };
+    match reply {
+        EngineReply::UciOk => "UciOk".into(),
+        EngineReply::ReadyOk => "ReadyOk".into(),
+        EngineReply::IdName(name) => format!("IdName {name:?}"),
+        EngineReply::IdAuthor(author) => format!("IdAuthor {author:?}"),
+        EngineReply::OptionName(name) => format!("OptionName {name:?}"),
+        EngineReply::BestMove(None) => "BestMove none".into(),
+        EngineReply::BestMove(Some(best)) => format!("BestMove {}", square(best)),
+        EngineReply::Info(info) => {
+            let mut words = vec!["Info".to_string()];
+            let score = info.score.map(|score| match score {
+                Score::Cp(cp) => format!("cp:{cp}"),
+                Score::Mate(moves) => format!("mate:{moves}"),
+                Score::Draw => "draw".into(),
+            });
+            let fields = [
+                ("depth", info.depth.map(|n| n.to_string())),
+                ("seldepth", info.seldepth.map(|n| n.to_string())),
+                ("score", score),
+                ("nodes", info.nodes.map(|n| n.to_string())),
+                ("nps", info.nps.map(|n| n.to_string())),
+                ("time", info.time_ms.map(|n| n.to_string())),
+                ("hashfull", info.hashfull.map(|n| n.to_string())),
+            ];
+            for (name, value) in fields {
+                if let Some(value) = value {
+                    words.push(format!("{name}={value}"));
+                }
+            }
+            if !info.pv.is_empty() {
+                words.push("pv".into());
+                words.extend(info.pv.iter().map(square));
+            }
+            if let Some(text) = &info.string {
+                words.push(format!("string={text:?}"));
+            }
+            words.join(" ")
+        }
+    }
+}
+
+/// A parsed line in the notation of fixtures/protocol/valid.txt.
+pub fn describe(parsed: Option<&Command>) -> String {
+    let Some(command) = parsed else {
+        return "nothing".into();
+    };
+    match command {
+        Command::Uci => "Uci".into(),
+        Command::IsReady => "IsReady".into(),
+        Command::Stop => "Stop".into(),
+        Command::Quit => "Quit".into(),
+        Command::Show => "Show".into(),
+        Command::Bench => "Bench".into(),
+        Command::Solve => "Solve".into(),
+        Command::Perft(depth) => format!("Perft {depth}"),
+        Command::NewGame(None) => "NewGame".into(),
+        Command::NewGame(Some((columns, rows, k))) => {
+            format!("NewGame columns={columns} rows={rows} k={k}")
+        }
+        Command::SetOption { name, value } => match value {
+            Some(value) => format!("SetOption name={name:?} value={value:?}"),
+            None => format!("SetOption name={name:?}"),
+        },
+        Command::Go(params) => {
+            let mut words = vec!["Go".to_string()];
+            let numbers = [
+                ("depth", params.depth.map(i128::from)),
+                ("nodes", params.nodes.map(i128::from)),
+                ("movetime", params.movetime.map(i128::from)),
+                ("wtime", params.wtime.map(i128::from)),
+                ("btime", params.btime.map(i128::from)),
+                ("winc", params.winc.map(i128::from)),
+                ("binc", params.binc.map(i128::from)),
+                ("movestogo", params.movestogo.map(i128::from)),
+            ];
+            for (name, value) in numbers {
+                if let Some(value) = value {
+                    words.push(format!("{name}={value}"));
+                }
+            }
+            if params.infinite {
+                words.push("infinite".into());
+            }
+            words.join(" ")
+        }
+        Command::Position(spec) => {
+            let mut words = vec!["Position".to_string()];
+            match &spec.start {
+                StartSpec::StartPos => words.push("startpos".into()),
+                StartSpec::Board { rows, side } => {
+                    let rows: Vec<String> = rows
+                        .iter()
+                        .map(|row| {
+                            row.iter()
+                                .map(|cell| match cell {
+                                    CellText::X => 'x',
+                                    CellText::O => 'o',
+                                    CellText::Empty => '.',
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    words.push(format!("board [{}] side {side:?}", rows.join("|")));
+                }
+            }
+            if !spec.moves.is_empty() {
+                words.push("moves".into());
+                words.extend(spec.moves.iter().map(square));
+            }
+            words.join(" ")
+        }
+    }
+}
