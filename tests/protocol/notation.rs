@@ -8,6 +8,22 @@ fn square(square: &SquareText) -> String {
     format!("({},{})", square.file, square.rank)
 }
 
+/// The head word, then `name=value` for each field that has a value.
+fn fields<'a>(
+    head: &str,
+    fields: impl IntoIterator<Item = (&'a str, Option<String>)>,
+) -> Vec<String> {
+    let given = fields
+        .into_iter()
+        .filter_map(|(name, value)| Some(format!("{name}={}", value?)));
+    std::iter::once(head.to_string()).chain(given).collect()
+}
+
+/// A field's value as text.
+fn text(value: Option<impl ToString>) -> Option<String> {
+    value.map(|value| value.to_string())
+}
+
 /// A parsed engine line in the notation of fixtures/protocol/replies-valid.txt.
 pub fn describe_reply(parsed: Option<&EngineReply>) -> String {
     let Some(reply) = parsed else {
@@ -22,26 +38,23 @@ pub fn describe_reply(parsed: Option<&EngineReply>) -> String {
         EngineReply::BestMove(None) => "BestMove none".into(),
         EngineReply::BestMove(Some(best)) => format!("BestMove {}", square(best)),
         EngineReply::Info(info) => {
-            let mut words = vec!["Info".to_string()];
             let score = info.score.map(|score| match score {
                 Score::Cp(cp) => format!("cp:{cp}"),
                 Score::Mate(moves) => format!("mate:{moves}"),
                 Score::Draw => "draw".into(),
             });
-            let fields = [
-                ("depth", info.depth.map(|n| n.to_string())),
-                ("seldepth", info.seldepth.map(|n| n.to_string())),
-                ("score", score),
-                ("nodes", info.nodes.map(|n| n.to_string())),
-                ("nps", info.nps.map(|n| n.to_string())),
-                ("time", info.time_ms.map(|n| n.to_string())),
-                ("hashfull", info.hashfull.map(|n| n.to_string())),
-            ];
-            for (name, value) in fields {
-                if let Some(value) = value {
-                    words.push(format!("{name}={value}"));
-                }
-            }
+            let mut words = fields(
+                "Info",
+                [
+                    ("depth", text(info.depth)),
+                    ("seldepth", text(info.seldepth)),
+                    ("score", score),
+                    ("nodes", text(info.nodes)),
+                    ("nps", text(info.nps)),
+                    ("time", text(info.time_ms)),
+                    ("hashfull", text(info.hashfull)),
+                ],
+            );
             if !info.pv.is_empty() {
                 words.push("pv".into());
                 words.extend(info.pv.iter().map(square));
@@ -77,22 +90,19 @@ pub fn describe(parsed: Option<&Command>) -> String {
             None => format!("SetOption name={name:?}"),
         },
         Command::Go(params) => {
-            let mut words = vec!["Go".to_string()];
-            let numbers = [
-                ("depth", params.depth.map(i128::from)),
-                ("nodes", params.nodes.map(i128::from)),
-                ("movetime", params.movetime.map(i128::from)),
-                ("wtime", params.wtime.map(i128::from)),
-                ("btime", params.btime.map(i128::from)),
-                ("winc", params.winc.map(i128::from)),
-                ("binc", params.binc.map(i128::from)),
-                ("movestogo", params.movestogo.map(i128::from)),
-            ];
-            for (name, value) in numbers {
-                if let Some(value) = value {
-                    words.push(format!("{name}={value}"));
-                }
-            }
+            let mut words = fields(
+                "Go",
+                [
+                    ("depth", text(params.depth)),
+                    ("nodes", text(params.nodes)),
+                    ("movetime", text(params.movetime)),
+                    ("wtime", text(params.wtime)),
+                    ("btime", text(params.btime)),
+                    ("winc", text(params.winc)),
+                    ("binc", text(params.binc)),
+                    ("movestogo", text(params.movestogo)),
+                ],
+            );
             if params.infinite {
                 words.push("infinite".into());
             }
