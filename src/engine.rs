@@ -424,7 +424,7 @@ mod tests {
             .go(
                 |_, _| (),
                 move |_| {
-                    drop(tx.send(()));
+                    let _ = tx.send(());
                     panic!("deliberate test panic in the callback")
                 },
             )

@@ -26,8 +26,8 @@ pub enum Job {
     },
     /// `perft`.
     Perft {
-        /// Where to count from.
-        position: Position,
+        /// Where to count from (boxed: a position is large beside the other jobs).
+        position: Box<Position>,
         /// How deep.
         depth: u32,
     },

@@ -194,7 +194,7 @@ impl<W: Write> Session<W> {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Go(params) => self.go(&params),
             Command::Perft(depth) => self.start(Job::Perft {
-                position: self.position.clone(),
+                position: Box::new(self.position.clone()),
                 depth,
             }),
             Command::Bench => self.start(Job::Bench),
