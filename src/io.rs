@@ -9,6 +9,15 @@ use std::time::Instant;
 /// `position ... moves ...`, not a megabyte of garbage.
 const LOGGED_CHARS: usize = 2_000;
 
+/// Whether a session goes on after an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on reading.
+    Continue,
+    /// The session ends: it was told to quit, its input ended, or its output closed.
+    Quit,
+}
+
 /// Where a session writes its replies: one line at a time, each flushed at once (the other
 /// side waits for it). After a write fails (typically a closed pipe: the reader is gone)
 /// nothing more is written and [`Output::is_closed`] says so, so that the session can end;

@@ -521,16 +521,18 @@ fn a_flood_during_a_search_is_bounded() {
     finish(e);
 }
 
-#[test]
-fn end_during_a_search_exits_at_once_without_a_move() {
+/// Ends a brain that is thinking, with `END` or by closing its input: it exits at once,
+/// and writes nothing more (not even the move, nor the reply to a line queued behind it).
+fn ends_a_search(end: bool) {
     let _turn = serial();
     let mut e = game(&["INFO timeout_turn 30000"]);
     e.send("BEGIN");
-    // Queued behind the search, never answered: nothing is written after END.
     e.send("ABOUT");
     std::thread::sleep(Duration::from_millis(300));
     let t = Instant::now();
-    e.send("END");
+    if end {
+        e.send("END");
+    }
     let (rest, ok, stderr) = e.finish();
     within_a_second(t);
     assert!(rest.is_empty(), "{rest:?}");
@@ -538,15 +540,13 @@ fn end_during_a_search_exits_at_once_without_a_move() {
 }
 
 #[test]
+fn end_during_a_search_exits_at_once_without_a_move() {
+    ends_a_search(true);
+}
+
+#[test]
 fn end_of_input_during_a_search_exits_at_once() {
-    let _turn = serial();
-    let mut e = game(&["INFO timeout_turn 30000"]);
-    e.send("TURN 7,7");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    let (rest, ok, _) = e.finish();
-    within_a_second(t);
-    assert!(rest.is_empty() && ok, "{rest:?}");
+    ends_a_search(false);
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub use options::{Change, OptionError, Options, Variant};
 pub use position::{PositionError, build_position, square_text};
 
 use crate::engine::{Engine, Search};
-use crate::io::{Input, MAX_LINE_BYTES, Output, log_received, spawn_stdin_reader};
+use crate::io::{Flow, Input, MAX_LINE_BYTES, Output, log_received, spawn_stdin_reader};
 use crate::protocol::{self, Command, GoParams, PositionSpec, Reply};
 use crate::rules::{Geometry, Outcome, Position, Tables};
 use crate::search::{Searcher, TableSizeError};
@@ -52,15 +52,6 @@ pub enum Event {
     Output(Reply),
     /// The running job has ended with these last replies.
     Done(Vec<Reply>),
-}
-
-/// Whether the session goes on after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Go on reading.
-    Continue,
-    /// `quit`, end of input, or stdout closed: end the session.
-    Quit,
 }
 
 /// The engine state machine.

@@ -24,7 +24,7 @@ use super::command::{Command, ParseError, parse_command};
 use super::game::{Game, Rules};
 use super::reply::{ABOUT, Reply};
 use crate::engine::{Engine, JobError, Search};
-use crate::io::{Input, Output, log_received, spawn_stdin_reader};
+use crate::io::{Flow, Input, Output, log_received, spawn_stdin_reader};
 use crate::rules::Position;
 use crate::search::{SearchResult, Settings, TableSizeError, time};
 use rand::SeedableRng;
@@ -68,15 +68,6 @@ pub struct Thought {
     pub result: Result<SearchResult, JobError>,
     /// When the command that asked for the move arrived.
     pub start: Instant,
-}
-
-/// Whether the session goes on after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Go on reading.
-    Continue,
-    /// `END`, end of input, or stdout closed: exit now.
-    Quit,
 }
 
 /// The Gomocup brain.
