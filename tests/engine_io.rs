@@ -246,3 +246,65 @@ fn go_infinite_ignores_other_limits() {
     let (_, ok, _) = e.finish();
     assert!(ok);
 }
+
+/// `kinrow <args>` with `RUST_LOG=debug`: sends each line of `script`, waiting after each
+/// for the replies it gets (how many is given beside it), then closes stdin. Returns stdout
+/// and stderr.
+fn logged_run(args: &[&str], script: &[(&str, usize)]) -> (String, String) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(args)
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the kinrow binary starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let mut out = String::new();
+    for (line, replies) in script {
+        writeln!(stdin, "{line}").expect("kinrow reads");
+        for _ in 0..*replies {
+            stdout.read_line(&mut out).expect("kinrow replies");
+        }
+    }
+    drop(stdin);
+    stdout
+        .read_to_string(&mut out)
+        .expect("kinrow ends its output");
+    let output = child.wait_with_output().expect("kinrow runs");
+    assert!(output.status.success());
+    (out, String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn debug_logging_tells_commands_and_searches_on_stderr() {
+    let (stdout, stderr) = logged_run(&[], &[("newgame 5 5 4", 0), ("go depth 2", 0)]);
+    assert!(stdout.contains("bestmove "), "{stdout}");
+    assert!(
+        !stdout.contains("DEBUG"),
+        "diagnostics stay off stdout: {stdout}"
+    );
+    for want in [
+        "received: newgame 5 5 4",
+        "received: go depth 2",
+        "search: depth 2 ",
+    ] {
+        assert!(stderr.contains(want), "no '{want}' in the log:\n{stderr}");
+    }
+    let summary = stderr
+        .lines()
+        .find(|l| l.contains("search: depth 2 "))
+        .unwrap_or_default();
+    for field in ["value ", "nodes ", "time ", "bestmove "] {
+        assert!(summary.contains(field), "{summary}");
+    }
+    let script = [("START 15", 1), ("INFO timeout_turn 0", 0), ("BEGIN", 1)];
+    let (stdout, stderr) = logged_run(&["gomocup"], &script);
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    for want in ["received: START 15", "received: BEGIN", "search: depth 1 "] {
+        assert!(stderr.contains(want), "no '{want}' in the log:\n{stderr}");
+    }
+}

@@ -117,6 +117,40 @@ fn wait_with_deadline(child: &mut Child, limit: Duration) -> ExitStatus {
     }
 }
 
+/// `kinrow <args>` with `input` on stdin and its stdout closed before it writes: like
+/// `kinrow --help | head -1`. It must end without a panic (println! would panic here) and
+/// without failing.
+fn closed_output(args: &[&str], input: &str) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the kinrow binary starts");
+    drop(child.stdout.take());
+    if let Some(mut stdin) = child.stdin.take() {
+        // The program may be gone already; its input is then closed too.
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let status = wait_with_deadline(&mut child, Duration::from_secs(20));
+    let stderr = read_stderr(&mut child);
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(status.success(), "{args:?}: {status:?}; stderr: {stderr}");
+}
+
+#[test]
+fn a_closed_output_never_panics_in_any_subcommand() {
+    closed_output(&["--help"], "");
+    closed_output(&["--version"], "");
+    closed_output(&["bench", "--help"], "");
+    closed_output(&["bench"], "");
+    closed_output(&["solve"], "");
+    closed_output(&["gomocup"], "ABOUT\nSTART 15\nBEGIN\n");
+    closed_output(&[], "uci\nisready\n");
+}
+
 /// A legal square on a `columns` x `rows` board, not among `taken`.
 fn assert_legal(best: &str, columns: u32, rows: u32, taken: &[&str]) {
     let sq = best.strip_prefix("bestmove ").unwrap_or(best);

@@ -48,9 +48,8 @@ impl Variant {
             Variant::GomokuFreestyle => (15, 5, false),
             Variant::Gomoku => (15, 5, true),
         };
-        // In range by construction; the fallback is never taken.
         Geometry::new(side, side, k)
-            .unwrap_or_default()
+            .expect("every variant's board and k are within kinrow's limits")
             .with_exact(exact)
     }
 }

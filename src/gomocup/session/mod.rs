@@ -11,8 +11,8 @@
 //! Every line gets at most one reply of its own, and a line that is refused changes nothing.
 //!
 //! - this file: events, the queue while thinking, replies, and the search itself;
-//! - [`moves`]: the commands that start, set up and play a game (`START` ... `BOARD`);
-//! - [`info`]: `INFO`: time, memory and rules.
+//! - `moves`: the commands that start, set up and play a game (`START` ... `BOARD`);
+//! - `info`: `INFO`: time, memory and rules.
 
 mod info;
 mod moves;
