@@ -252,15 +252,7 @@ fn go_infinite_ignores_other_limits() {
 /// and stderr.
 fn logged_run(args: &[&str], script: &[(&str, usize)]) -> (String, String) {
     use std::io::{BufRead, BufReader, Read, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
-        .args(args)
-        .env("RUST_LOG", "debug")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the kinrow binary starts");
+    let mut child = common::engine::spawn_kinrow(args, &[("RUST_LOG", "debug")]);
     let mut stdin = child.stdin.take().expect("piped stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
     let mut out = String::new();

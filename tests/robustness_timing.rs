@@ -4,8 +4,11 @@
 //! a deadline; exit times and reply latencies are measured and printed, and asserted with
 //! generous bounds (shared test machines are noisy).
 
+mod common;
+
+use common::engine::spawn_kinrow;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
@@ -82,13 +85,7 @@ impl Proc {
 }
 
 fn spawn() -> (Child, ChildStdout) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
-        .env("RUST_BACKTRACE", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the kinrow binary starts");
+    let mut child = spawn_kinrow(&[], &[]);
     let stdout = child.stdout.take().expect("piped stdout");
     (child, stdout)
 }
@@ -121,14 +118,7 @@ fn wait_with_deadline(child: &mut Child, limit: Duration) -> ExitStatus {
 /// `kinrow --help | head -1`. It must end without a panic (println! would panic here) and
 /// without failing.
 fn closed_output(args: &[&str], input: &str) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the kinrow binary starts");
+    let mut child = spawn_kinrow(args, &[]);
     drop(child.stdout.take());
     if let Some(mut stdin) = child.stdin.take() {
         // The program may be gone already; its input is then closed too.
