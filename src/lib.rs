@@ -4,6 +4,7 @@
 //! - [`rules`]: geometry, board, moves, win detection, symmetries, perft;
 //! - [`eval`]: heuristics, pure functions of a board;
 //! - [`search`]: alpha-beta with a transposition table; knows nothing of text;
+//! - [`engine`]: the facade that owns the searcher and its worker thread: go, stop, wait;
 //! - [`protocol`]: command and reply types, nom parsers and formatting; no I/O;
 //! - [`text`]: lexical helpers every text layer shares (excerpts, number tokens);
 //! - [`io`]: reading command lines from a byte stream, with a byte limit;
@@ -14,6 +15,7 @@
 //! - [`gomocup`]: `kinrow gomocup`, the engine as a Gomocup brain (Piskvork's protocol).
 
 pub mod bench;
+pub mod engine;
 pub mod eval;
 pub mod gomocup;
 pub mod io;

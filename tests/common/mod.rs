@@ -1,4 +1,5 @@
 #![allow(dead_code)]
+pub mod engine;
 pub mod oracle;
 pub mod referee;
 pub mod transcript;
