@@ -46,6 +46,7 @@ fn main() {
 /// the whole limit); it passes unless it proves a value other than the known one.
 fn game_trial(game: &SolveGame) -> Trial {
     let name = format!("solve {} {}", game.geometry, game.known);
+    let ignored = game.expected == Expected::Unproven;
     let game = game.clone();
     let limit = match game.expected {
         Expected::Proven => PROVEN_LIMIT,
@@ -62,7 +63,7 @@ fn game_trial(game: &SolveGame) -> Trial {
             ))),
         }
     })
-    .with_ignored_flag(game.expected == Expected::Unproven)
+    .with_ignored_flag(ignored)
 }
 
 /// Checks `count` random (5,5,5) positions with `stones` stones against the oracle.
