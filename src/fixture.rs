@@ -371,21 +371,10 @@ mod tests {
     fn the_embedded_list_parses_in_the_documented_order() {
         let games: Vec<_> = solve_list()
             .iter()
-            .map(|g| (g.geometry.columns(), g.geometry.rows(), g.geometry.k()))
+            .map(|g| g.geometry.to_string())
             .collect();
-        assert_eq!(
-            games,
-            [
-                (3, 3, 3),
-                (4, 4, 4),
-                (5, 4, 4),
-                (5, 5, 5),
-                (4, 4, 3),
-                (5, 5, 4),
-                (6, 5, 4),
-                (7, 7, 5)
-            ]
-        );
+        let documented = "3x3 k=3, 4x4 k=4, 5x4 k=4, 5x5 k=5, 4x4 k=3, 5x5 k=4, 6x5 k=4, 7x7 k=5";
+        assert_eq!(games.join(", "), documented, "the order protocol.md gives");
         assert!(solve_list().iter().all(|g| !g.source.is_empty()));
     }
 
@@ -421,29 +410,23 @@ mod tests {
         assert_eq!(e.line, 3);
         assert_eq!(e.kind, ListErrorKind::NotANumber("rows", "x".into()));
         assert_eq!(e.to_string(), "line 3: rows must be a number, got 'x'");
-        assert_eq!(err("3 3"), ListErrorKind::Missing("k"));
-        assert_eq!(err("3 3 3 exact"), ListErrorKind::Missing("value"));
-        assert_eq!(err("3 3 3 draw"), ListErrorKind::Missing("expected"));
-        assert_eq!(
-            err("3 3 3 renju draw proven"),
-            ListErrorKind::Value("renju".into())
-        );
-        assert_eq!(
-            err("3 3 3 draw 2 proven"),
-            ListErrorKind::Value("draw".into())
-        );
-        assert_eq!(
-            err("3 3 3 draw maybe"),
-            ListErrorKind::Expectation("maybe".into())
-        );
-        assert_eq!(
-            err("3 3 3 draw proven x"),
-            ListErrorKind::Trailing("x".into())
-        );
-        assert!(matches!(
-            err("3 3 9 draw proven"),
-            ListErrorKind::Geometry(_)
-        ));
+        use ListErrorKind as K;
+        let wrong = [
+            ("3 3", K::Missing("k")),
+            ("3 3 3 exact", K::Missing("value")),
+            ("3 3 3 draw", K::Missing("expected")),
+            ("3 3 3 renju draw proven", K::Value("renju".into())),
+            ("3 3 3 draw 2 proven", K::Value("draw".into())),
+            ("3 3 3 draw maybe", K::Expectation("maybe".into())),
+            ("3 3 3 draw proven x", K::Trailing("x".into())),
+            (
+                "3 3 9 draw proven",
+                K::Geometry(GeometryError::K { k: 9, max: 3 }),
+            ),
+        ];
+        for (line, kind) in wrong {
+            assert_eq!(err(line), kind, "{line}");
+        }
     }
 
     #[test]
@@ -469,24 +452,17 @@ mod tests {
         let bench = parse_bench_list("5 5 4 depth 3 moves c3  b2 # a comment\nnodes 42\n").unwrap();
         assert_eq!(bench.positions[0].moves, "c3  b2");
         assert_eq!(bench.nodes, 42);
-        let kind = |text| parse_bench_list(text).unwrap_err().kind;
-        assert_eq!(kind("3 3 3 depth 2\n"), ListErrorKind::NoSignature);
-        assert_eq!(
-            kind("3 3 3 deep 2\nnodes 1"),
-            ListErrorKind::Expected("depth", "deep".into())
-        );
-        assert_eq!(
-            kind("3 3 3 depth 2 moves d4\nnodes 1"),
-            ListErrorKind::Square("d4".into())
-        );
-        assert_eq!(
-            kind("3 3 3 depth 2 b2\nnodes 1"),
-            ListErrorKind::Trailing("b2".into())
-        );
-        assert_eq!(
-            kind("nodes many"),
-            ListErrorKind::NotANumber("nodes", "many".into())
-        );
+        use ListErrorKind as K;
+        let wrong = [
+            ("3 3 3 depth 2\n", K::NoSignature),
+            ("3 3 3 deep 2\nnodes 1", K::Expected("depth", "deep".into())),
+            ("3 3 3 depth 2 moves d4\nnodes 1", K::Square("d4".into())),
+            ("3 3 3 depth 2 b2\nnodes 1", K::Trailing("b2".into())),
+            ("nodes many", K::NotANumber("nodes", "many".into())),
+        ];
+        for (text, kind) in wrong {
+            assert_eq!(parse_bench_list(text).unwrap_err().kind, kind, "{text}");
+        }
         let e = parse_bench_list("3 3 3 depth 1\n\n3 3 depth 1\nnodes 1").unwrap_err();
         assert_eq!(e.to_string(), "line 3: k must be a number, got 'depth'");
     }
