@@ -4,6 +4,7 @@
 mod common;
 
 use common::oracle::{Oracle, as_engine_value};
+use common::{cells_of, oracle_to_move, random_position};
 use kinrow::eval::EvalKind;
 use kinrow::rules::{Geometry, Position, Tables};
 use kinrow::search::{Control, Limits, Searcher, Settings};
@@ -14,17 +15,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-fn cells_of(pos: &Position) -> Vec<u8> {
-    let g = pos.geometry();
-    (0..g.cells())
-        .map(|sq| match pos.at(sq) {
-            None => 0,
-            Some(kinrow::rules::Player::X) => 1,
-            Some(kinrow::rules::Player::O) => 2,
-        })
-        .collect()
-}
-
 /// Searches `pos` to `depth` and checks score and move against the oracle.
 fn check(
     oracle: &mut Oracle,
@@ -34,7 +24,7 @@ fn check(
     depth: Option<u32>,
 ) -> u64 {
     let mut cells = cells_of(pos);
-    let to_move = pos.side_to_move().index() as u8 + 1;
+    let to_move = oracle_to_move(pos);
     let truth = oracle.value(&mut cells, to_move);
     let control = Control {
         stop: Arc::new(AtomicBool::new(false)),
@@ -101,18 +91,10 @@ fn sample_of_4x4x4_positions() {
     let mut checked = 0;
     let mut nodes = 0;
     while checked < 1000 {
-        let mut pos = Position::new(Arc::clone(&tables));
         let plies = rng.random_range(0..16);
-        for _ in 0..plies {
-            if pos.outcome().is_some() {
-                break;
-            }
-            let empties: Vec<_> = pos.empty().iter().collect();
-            pos.make(empties[rng.random_range(0..empties.len())]);
-        }
-        if pos.outcome().is_some() {
+        let Some(pos) = random_position(&tables, plies, &mut rng) else {
             continue;
-        }
+        };
         searcher.clear();
         nodes += check(&mut oracle, &mut searcher, &mut rng, &pos, None);
         checked += 1;
