@@ -5,8 +5,8 @@
 
 mod common;
 
-use common::oracle::{Oracle, as_engine_value};
-use common::{cells_of, oracle_to_move, random_position, run_trials, search_to_the_end};
+use common::oracle::Oracle;
+use common::{check_with_oracle, random_position, run_trials};
 use kinrow::bench::{SOLVE_TIME_LIMIT, solve_game};
 use kinrow::fixture::{Expected, SolveGame, Verdict, solve_list};
 use kinrow::rules::{Geometry, Tables};
@@ -79,18 +79,7 @@ fn sample_5x5x5(count: usize, stones: std::ops::RangeInclusive<usize>, seed: u64
         let Some(pos) = random_position(&tables, stones, &mut rng) else {
             continue;
         };
-        let mut cells = cells_of(&pos);
-        let to_move = oracle_to_move(&pos);
-        let truth = oracle.value(&mut cells, to_move);
-        let r = search_to_the_end(&mut searcher, &pos, true, &mut rng);
-        assert_eq!(r.value, as_engine_value(truth), "{pos:?}");
-        let best = r.best.expect("an unfinished game has a best move");
-        assert_eq!(
-            oracle.value_of_move(&mut cells, to_move, best),
-            truth,
-            "move {} in {pos:?}",
-            pos.geometry().name(best)
-        );
+        let (truth, _) = check_with_oracle(&mut oracle, &mut searcher, &mut rng, &pos, None);
         if truth != 0 {
             decisive += 1;
         }

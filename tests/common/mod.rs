@@ -9,6 +9,7 @@ pub mod transcript;
 use kinrow::eval::EvalKind;
 use kinrow::rules::{Position, Tables};
 use kinrow::search::{Control, Limits, SearchResult, Searcher, Settings};
+use oracle::{Oracle, as_engine_value};
 use rand::Rng;
 use rand::rngs::StdRng;
 use std::path::{Path, PathBuf};
@@ -53,31 +54,47 @@ pub fn oracle_to_move(pos: &Position) -> u8 {
     pos.side_to_move().index() as u8 + 1
 }
 
-/// A search without limits (to the end of the game) from a cleared table, with the default
-/// evaluation; with `random_tie_break`, equal root moves are chosen by `rng`.
-pub fn search_to_the_end(
+/// Searches `pos` from a cleared table, to `depth` or (`None`) to the end of the game, with
+/// the default evaluation and random tie-breaks drawn from `rng`; checks the value and the
+/// best move against the oracle. Returns the oracle's value (for the side to move) and the
+/// search's result.
+pub fn check_with_oracle(
+    oracle: &mut Oracle,
     searcher: &mut Searcher,
-    pos: &Position,
-    random_tie_break: bool,
     rng: &mut StdRng,
-) -> SearchResult {
+    pos: &Position,
+    depth: Option<u32>,
+) -> (i32, SearchResult) {
+    let mut cells = cells_of(pos);
+    let to_move = oracle_to_move(pos);
+    let truth = oracle.value(&mut cells, to_move);
     searcher.clear();
     let control = Control {
         stop: Arc::new(AtomicBool::new(false)),
         start: Instant::now(),
     };
+    let limits = Limits {
+        depth,
+        ..Limits::default()
+    };
     let settings = Settings {
         eval: EvalKind::default(),
-        random_tie_break,
+        random_tie_break: true,
     };
-    searcher.search(
-        pos,
-        &Limits::default(),
-        settings,
-        &control,
-        rng,
-        &mut |_| {},
-    )
+    let result = searcher.search(pos, &limits, settings, &control, rng, &mut |_| {});
+    assert_eq!(
+        result.value,
+        as_engine_value(truth),
+        "value of {pos:?} (oracle {truth})"
+    );
+    let best = result.best.expect("a move in a position that is not over");
+    assert_eq!(
+        oracle.value_of_move(&mut cells, to_move, best),
+        truth,
+        "move {} in {pos:?} changes the value",
+        pos.geometry().name(best)
+    );
+    (truth, result)
 }
 
 /// Runs `trials` as the test binary's tests (for `harness = false` binaries, whose tests are
