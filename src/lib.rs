@@ -12,11 +12,14 @@
 //! - [`uci`]: the engine's UCI-style session, the only writer to stdout;
 //! - [`referee`]: `kinrow match`, games between engine processes and the random player;
 //! - [`play`]: `kinrow play`, a person at the terminal against the engine (or a person);
+//! - [`bench`] and [`fixture`]: the bench and solve workloads, and the lists in `fixtures/`
+//!   the binary embeds for them;
 //! - [`gomocup`]: `kinrow gomocup`, the engine as a Gomocup brain (Piskvork's protocol).
 
 pub mod bench;
 pub mod engine;
 pub mod eval;
+pub mod fixture;
 pub mod gomocup;
 pub mod io;
 pub mod play;

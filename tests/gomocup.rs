@@ -1,6 +1,7 @@
-//! `kinrow gomocup`, the Gomocup brain, through the real binary: the golden transcripts
-//! (fixtures/gomocup/ and the ```gomocup blocks of protocol.md), the time limits, legal
-//! replies in whole games, and hostile input.
+//! `kinrow gomocup`, the Gomocup brain, through the real binary: the transcript runner's
+//! checks, the time limits, legal replies in whole games, and hostile input. (The golden
+//! transcripts, fixtures/gomocup/ and the ```gomocup blocks of protocol.md, are replayed by
+//! tests/transcripts.rs, one test each.)
 //!
 //! The tests of this file take turns (see [`serial`]): the timing tests measure the brain's
 //! replies against its limits, and on a two-core machine another brain searching beside them
@@ -8,10 +9,9 @@
 
 mod common;
 
-use common::transcript::{Engine, markdown_blocks_tagged, replay_with_args};
+use common::transcript::{Engine, replay_with_args};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -22,35 +22,6 @@ fn serial() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     // A failed test poisons the lock; the others should still run.
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-#[test]
-fn fixture_transcripts() {
-    let _turn = serial();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gomocup");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("fixtures/gomocup exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 7, "the gomocup transcripts are there");
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("readable transcript");
-        replay_with_args(ARGS, &f.display().to_string(), &text);
-    }
-}
-
-#[test]
-fn protocol_md_examples() {
-    let _turn = serial();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
-    let text = std::fs::read_to_string(&path).expect("protocol.md exists");
-    let blocks = markdown_blocks_tagged(&text, "gomocup");
-    assert!(blocks.len() >= 6, "protocol.md has its Gomocup examples");
-    for (line, block) in blocks {
-        replay_with_args(ARGS, &format!("protocol.md:{line}"), &block);
-    }
 }
 
 /// The runner itself: a forced move that differs from the expected one fails the replay.

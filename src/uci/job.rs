@@ -131,7 +131,7 @@ pub fn run(
         Job::Solve => {
             let (mut proven, mut total) = (0, 0);
             let mut each = |line: &bench::SolveLine| {
-                let g = line.geometry;
+                let g = line.game.geometry;
                 let best = line.best.map_or("(none)".to_string(), |sq| g.name(sq));
                 total += 1;
                 if line.value.is_proven() {
@@ -139,14 +139,15 @@ pub fn run(
                 }
                 // Milliseconds with three decimals: the small games take microseconds.
                 let _ = out.send(Event::Output(Reply::Text(format!(
-                    "solve {}x{} k={} {} bestmove {best} depth {} nodes {} time {:.3}",
+                    "solve {}x{} k={} {} bestmove {best} depth {} nodes {} time {:.3}{}",
                     g.columns(),
                     g.rows(),
                     g.k(),
                     describe(line.value),
                     line.depth,
                     line.nodes,
-                    line.elapsed.as_secs_f64() * 1000.0
+                    line.elapsed.as_secs_f64() * 1000.0,
+                    line.verdict()
                 ))));
             };
             match bench::solve(stop, &mut each) {
