@@ -1,11 +1,13 @@
 //! Fixed workloads. The `bench` signature: a list of searches whose total node count
 //! identifies the search's behaviour (any change to search or evaluation that changes the
-//! count changes the signature; a pure speed-up does not). The `solve` set: m,n,k games
-//! solved from the empty board, with their values, nodes and times.
+//! count changes the signature; a pure speed-up does not). The `solve` list: m,n,k games
+//! solved from the empty board, with their values, nodes and times. Both lists are data in
+//! `fixtures/`, embedded and parsed by [`crate::fixture`].
 
 use crate::eval::EvalKind;
-use crate::rules::Square;
-use crate::rules::{Geometry, Position, Tables};
+pub use crate::fixture::BenchPosition;
+use crate::fixture::{SolveGame, Verdict, bench_list, solve_list};
+use crate::rules::{Geometry, Position, Square, Tables};
 use crate::search::{Control, Limits, SearchResult, Searcher, Settings, Value};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -13,47 +15,23 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// One bench search: a board, the moves played on it, and the depth to search.
-#[derive(Clone, Copy, Debug)]
-pub struct BenchPosition {
-    pub columns: u32,
-    pub rows: u32,
-    pub k: u32,
-    /// Squares like `c3`, space separated, from the empty board.
-    pub moves: &'static str,
-    pub depth: u32,
-}
-
-/// The fixed list: small boards searched to (or near) the end, middle games on 5x5 to 9x9,
-/// and the open board of gomoku.
-#[rustfmt::skip]
-pub const POSITIONS: &[BenchPosition] = &[
-    BenchPosition { columns: 3, rows: 3, k: 3, moves: "", depth: 9 },
-    BenchPosition { columns: 4, rows: 4, k: 4, moves: "b2 c3", depth: 10 },
-    BenchPosition { columns: 4, rows: 4, k: 3, moves: "", depth: 7 },
-    BenchPosition { columns: 5, rows: 5, k: 5, moves: "c3 b2 d4 b4 b3 d3", depth: 9 },
-    BenchPosition { columns: 5, rows: 5, k: 4, moves: "c3 c4 b3", depth: 10 },
-    BenchPosition { columns: 5, rows: 5, k: 4, moves: "c3 b2 d4 b4", depth: 10 },
-    BenchPosition { columns: 5, rows: 5, k: 4, moves: "", depth: 12 },
-    BenchPosition { columns: 6, rows: 5, k: 4, moves: "", depth: 9 },
-    BenchPosition { columns: 7, rows: 7, k: 5, moves: "d4 e5", depth: 7 },
-    BenchPosition { columns: 9, rows: 9, k: 5, moves: "e5 d4 f5", depth: 6 },
-    BenchPosition { columns: 15, rows: 15, k: 5, moves: "h8", depth: 6 },
-    BenchPosition { columns: 15, rows: 15, k: 5, moves: "h8 i9 h9 h10 g8", depth: 6 },
-];
-
 /// What one bench search did.
 #[derive(Clone, Debug)]
 pub struct BenchLine {
+    /// The search.
     pub position: BenchPosition,
+    /// The nodes it searched.
     pub nodes: u64,
+    /// How long it took.
     pub elapsed: Duration,
 }
 
 /// The total of a bench run.
 #[derive(Clone, Debug)]
 pub struct BenchTotal {
+    /// The signature: the nodes of every search, summed.
     pub nodes: u64,
+    /// The time of the whole run.
     pub elapsed: Duration,
 }
 
@@ -71,14 +49,16 @@ pub fn run(stop: &Arc<AtomicBool>, each: &mut dyn FnMut(&BenchLine)) -> Option<B
     let start = Instant::now();
     let mut total = 0;
     let mut searcher = Searcher::new(16).ok()?;
-    for &bp in POSITIONS {
-        let geometry = Geometry::new(bp.columns, bp.rows, bp.k).ok()?;
+    for &bp in &bench_list().positions {
+        let geometry = Geometry::new(bp.columns, bp.rows, bp.k)
+            .expect("the board was checked when the bench list was parsed");
         let tables = Tables::new(geometry);
         let moves: Vec<_> = bp
             .moves
             .split_whitespace()
             .map(|m| geometry.square_named(m))
-            .collect::<Option<_>>()?;
+            .collect::<Option<_>>()
+            .expect("the squares were checked when the bench list was parsed");
         let pos = Position::from_moves(tables, &moves).ok()?;
         // Clearing leaves the table as good as new: stale entries never match.
         searcher.clear();
@@ -103,18 +83,6 @@ pub fn run(stop: &Arc<AtomicBool>, each: &mut dyn FnMut(&BenchLine)) -> Option<B
     })
 }
 
-/// The games `solve` works on: (columns, rows, k), the table of known values.
-pub const SOLVE_SET: &[(u32, u32, u32)] = &[
-    (3, 3, 3),
-    (4, 4, 4),
-    (5, 4, 4),
-    (5, 5, 5),
-    (4, 4, 3),
-    (5, 5, 4),
-    (6, 5, 4),
-    (7, 7, 5),
-];
-
 /// How long `solve` gives one game before reporting it unproven.
 pub const SOLVE_TIME_LIMIT: Duration = Duration::from_secs(30);
 
@@ -127,24 +95,37 @@ pub fn solve_hash_mb(geometry: Geometry) -> usize {
 /// What solving one game found.
 #[derive(Clone, Debug)]
 pub struct SolveLine {
-    pub geometry: Geometry,
+    /// The game, with its known value.
+    pub game: SolveGame,
     /// The value for the first player (to move on the empty board).
     pub value: Value,
+    /// The first player's best move.
     pub best: Option<Square>,
+    /// The deepest completed iteration.
     pub depth: u32,
+    /// The nodes searched.
     pub nodes: u64,
+    /// How long it took.
     pub elapsed: Duration,
 }
 
+impl SolveLine {
+    /// How the value found compares with the known one.
+    pub fn verdict(&self) -> Verdict {
+        self.game.verdict(self.value)
+    }
+}
+
 /// Solves one game from the empty board, as `go` with no limit would (but within
-/// `time_limit`), with a fresh table and no random tie-breaks.
+/// `time_limit`), with a fresh table and no random tie-breaks. `None` if the table cannot be
+/// had.
 pub fn solve_game(
-    geometry: Geometry,
+    game: &SolveGame,
     stop: &Arc<AtomicBool>,
     time_limit: Duration,
 ) -> Option<SolveLine> {
-    let pos = Position::new(Tables::new(geometry));
-    let mut searcher = Searcher::new(solve_hash_mb(geometry)).ok()?;
+    let pos = Position::new(Tables::new(game.geometry));
+    let mut searcher = Searcher::new(solve_hash_mb(game.geometry)).ok()?;
     let limits = Limits {
         hard_time: Some(time_limit),
         soft_time: Some(time_limit),
@@ -152,7 +133,7 @@ pub fn solve_game(
     };
     let (result, elapsed) = fixed_search(&mut searcher, &pos, &limits, stop);
     Some(SolveLine {
-        geometry,
+        game: game.clone(),
         value: result.value,
         best: result.best,
         depth: result.depth,
@@ -182,10 +163,11 @@ fn fixed_search(
     (result, control.start.elapsed())
 }
 
-/// Solves every game of [`SOLVE_SET`], calling `each` after each; `None` if stopped.
+/// Solves every game of the solve list (`fixtures/solve.txt`), calling `each` after each;
+/// `None` if stopped.
 pub fn solve(stop: &Arc<AtomicBool>, each: &mut dyn FnMut(&SolveLine)) -> Option<()> {
-    for &(c, r, k) in SOLVE_SET {
-        let line = solve_game(Geometry::new(c, r, k).ok()?, stop, SOLVE_TIME_LIMIT)?;
+    for game in solve_list() {
+        let line = solve_game(game, stop, SOLVE_TIME_LIMIT)?;
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }

@@ -1,7 +1,67 @@
-//! Reading command lines from a byte stream, whatever it holds.
+//! Line I/O for the sessions: reading command lines from a byte stream, whatever it holds,
+//! and writing replies to an output that may close at any time.
 
-use std::io::{BufRead, ErrorKind};
+use std::fmt::Display;
+use std::io::{BufRead, ErrorKind, Write};
 use std::time::Instant;
+
+/// How many characters of a received line the debug log shows: enough for a long
+/// `position ... moves ...`, not a megabyte of garbage.
+const LOGGED_CHARS: usize = 2_000;
+
+/// Whether a session goes on after an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on reading.
+    Continue,
+    /// The session ends: it was told to quit, its input ended, or its output closed.
+    Quit,
+}
+
+/// Where a session writes its replies: one line at a time, each flushed at once (the other
+/// side waits for it). After a write fails (typically a closed pipe: the reader is gone)
+/// nothing more is written and [`Output::is_closed`] says so, so that the session can end;
+/// unlike `println!`, a closed output never panics.
+pub struct Output<W: Write> {
+    out: W,
+    closed: bool,
+}
+
+impl<W: Write> Output<W> {
+    /// Replies written to `out`.
+    pub fn new(out: W) -> Output<W> {
+        Output { out, closed: false }
+    }
+
+    /// Writes `reply` and a line end, and flushes; does nothing once the output is closed.
+    /// Returns whether the line was written.
+    pub fn line(&mut self, reply: impl Display) -> bool {
+        if self.closed {
+            return false;
+        }
+        let written = writeln!(self.out, "{reply}").and_then(|()| self.out.flush());
+        if let Err(e) = written {
+            log::debug!("output closed ({e}); nothing more will be written");
+            self.closed = true;
+        }
+        !self.closed
+    }
+
+    /// Whether a write has failed: nobody reads any more, and the session should end.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+}
+
+/// Logs, at `debug`, a line a session received (cut short, and with control characters
+/// escaped, so that the log stays readable whatever came in).
+pub fn log_received(line: &str) {
+    if log::log_enabled!(log::Level::Debug) {
+        let shown: String = line.chars().take(LOGGED_CHARS).collect();
+        let cut = if shown.len() < line.len() { "..." } else { "" };
+        log::debug!("received: {}{cut}", shown.escape_debug());
+    }
+}
 
 /// Lines longer than this are not kept whole: the rest is skipped and the line reported as
 /// too long, so that a runaway writer cannot make the engine grow without bound.
@@ -115,6 +175,42 @@ mod tests {
         assert_eq!(all(b"\n\n"), vec![l(""), l("")]);
         assert_eq!(all(b""), vec![]);
         assert_eq!(all(b"\xff\xfe\nok\n"), vec![Input::NotUtf8, l("ok")]);
+    }
+
+    /// A writer that takes `room` bytes, then fails as a closed pipe does.
+    struct Pipe {
+        room: usize,
+        written: Vec<u8>,
+    }
+
+    impl Write for Pipe {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.room == 0 {
+                return Err(std::io::Error::from(ErrorKind::BrokenPipe));
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            self.written.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn output_goes_quiet_after_a_failed_write() {
+        let mut out = Output::new(Pipe {
+            room: 10,
+            written: Vec::new(),
+        });
+        assert!(out.line("readyok"));
+        assert!(!out.is_closed());
+        assert!(!out.line("bestmove a1"));
+        assert!(out.is_closed());
+        assert!(!out.line("more"));
+        assert_eq!(out.out.written, b"readyok\nbe");
     }
 
     #[test]

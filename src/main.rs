@@ -1,63 +1,154 @@
-//! The `kinrow` binary: with no arguments, the engine on stdin/stdout; `match` and `play`
-//! run the referee and the terminal game.
+//! The `kinrow` binary: the logger, the command line and the exit code. With no
+//! subcommand, the engine on stdin/stdout; everything else is a subcommand.
 
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
 use std::process::ExitCode;
+
+/// A game engine for k-in-a-row (m,n,k) games: tic-tac-toe to gomoku.
+///
+/// With no subcommand, kinrow is the engine: line commands on stdin, replies on stdout, as
+/// protocol.md describes.
+#[derive(Parser)]
+#[command(
+    name = "kinrow",
+    version,
+    after_help = "The engine's protocol is described in protocol.md. Set RUST_LOG=debug for \
+                  diagnostics on stderr (RUST_LOG=trace for more)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Sub>,
+}
+
+#[derive(Subcommand)]
+enum Sub {
+    /// Run the bench searches and print their node count and speed.
+    ///
+    /// The node count is the bench signature: it changes only when the search does.
+    Bench,
+    /// Solve the standard m,n,k games from the empty board, each within a time limit.
+    Solve,
+    /// Run as a Gomocup brain (Piskvork, c-gomoku-cli): the Gomoku AI protocol on
+    /// stdin/stdout, boards up to 15x15.
+    ///
+    /// A copy or link of kinrow named pbrain-kinrow (any name starting pbrain-) does the
+    /// same. The brain takes no arguments: the manager sends everything on stdin.
+    Gomocup,
+    /// Play a match between engines (or the random player) and report the score, Elo and
+    /// records; see kinrow match --help.
+    #[command(disable_help_flag = true)]
+    Match {
+        /// The match's own arguments (kinrow match --help lists them).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// Play against the engine (or watch it, or another person) at the terminal; see
+    /// kinrow play --help.
+    #[command(disable_help_flag = true)]
+    Play {
+        /// The game's own arguments (kinrow play --help lists them).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+}
 
 fn main() -> ExitCode {
     // Diagnostics go to stderr only: stdout belongs to the protocol.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    // Gomocup managers start a brain by its file name, which must begin with `pbrain-` and
-    // may take no arguments: a copy or link of kinrow named so is `kinrow gomocup`.
-    if std::env::args_os()
-        .next()
-        .and_then(|p| Some(std::path::Path::new(&p).file_name()?.to_str()?.to_owned()))
-        .is_some_and(|name| name.starts_with("pbrain-"))
-    {
-        return kinrow::gomocup::main(&args);
-    }
-    match args.first().map(String::as_str) {
-        None => {
-            kinrow::uci::run();
-            ExitCode::SUCCESS
+    let cli = match Cli::try_parse_from(arguments()) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout, errors to stderr. A closed pipe (`kinrow --help
+            // | head -1`) is no reason to fail: clap reports it instead of panicking, and
+            // there is nobody left to tell.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
-        Some("match") => kinrow::referee::main(&args[1..]),
-        Some("play") => kinrow::play::main(&args[1..]),
-        Some("gomocup") => kinrow::gomocup::main(&args[1..]),
-        Some(command @ ("bench" | "solve")) if args.len() == 1 => {
-            kinrow::uci::run_script(&[command]);
-            ExitCode::SUCCESS
-        }
-        Some("-h" | "--help" | "help") => {
-            println!("{}", USAGE);
-            ExitCode::SUCCESS
-        }
-        Some("-V" | "--version") => {
-            println!("{}", kinrow::uci::NAME);
-            ExitCode::SUCCESS
-        }
-        Some(other) => {
-            eprintln!("kinrow: unknown subcommand '{other}'\n\n{USAGE}");
-            ExitCode::from(2)
-        }
+    };
+    match cli.command {
+        None => kinrow::uci::run(),
+        Some(Sub::Bench) => kinrow::uci::run_script(&["bench"]),
+        Some(Sub::Solve) => kinrow::uci::run_script(&["solve"]),
+        Some(Sub::Gomocup) => kinrow::gomocup::run(),
+        Some(Sub::Match { args }) => kinrow::referee::main(&args),
+        Some(Sub::Play { args }) => kinrow::play::main(&args),
     }
 }
 
-const USAGE: &str = "\
-usage: kinrow            run the engine: line commands on stdin, replies on stdout
-       kinrow bench      run the bench searches and print their node count and speed
-       kinrow solve      solve the standard m,n,k games from the empty board
-       kinrow match ...  play a match between engines (or the random player) and report
-                         the score, Elo and records; see kinrow match --help
-       kinrow play ...   play against the engine (or watch it, or another person) at the
-                         terminal; see kinrow play --help
-       kinrow gomocup    run as a Gomocup brain (Piskvork, c-gomoku-cli): the Gomoku AI
-                         protocol on stdin/stdout, boards up to 15x15; a copy or link of
-                         kinrow named pbrain-kinrow (any name starting pbrain-) does the same
-       kinrow --help     this text
-       kinrow --version  the engine's name and version
+/// The command line; started by a name beginning `pbrain-` it is `kinrow gomocup`, since
+/// Gomocup managers start a brain by its file name and pass no arguments.
+fn arguments() -> Vec<OsString> {
+    let mut args: Vec<OsString> = std::env::args_os().collect();
+    let brain = args
+        .first()
+        .and_then(|p| std::path::Path::new(p).file_name()?.to_str())
+        .is_some_and(|name| name.starts_with("pbrain-"));
+    if brain {
+        args.insert(1, "gomocup".into());
+    }
+    args
+}
 
-The engine's protocol is described in protocol.md. Set RUST_LOG=debug for diagnostics
-on stderr.";
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("kinrow").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn subcommands() {
+        assert!(parse(&[]).expect("no subcommand").command.is_none());
+        assert!(matches!(
+            parse(&["bench"]).expect("bench").command,
+            Some(Sub::Bench)
+        ));
+        // match and play take their arguments raw, --help included.
+        match parse(&["match", "--help", "--engine", "cmd=x"])
+            .expect("raw")
+            .command
+        {
+            Some(Sub::Match { args }) => assert_eq!(args, ["--help", "--engine", "cmd=x"]),
+            _ => panic!("match"),
+        }
+        match parse(&["play", "-x", "--depth", "3"]).expect("raw").command {
+            Some(Sub::Play { args }) => assert_eq!(args, ["-x", "--depth", "3"]),
+            _ => panic!("play"),
+        }
+    }
+
+    #[test]
+    fn mistakes_are_refused_with_a_suggestion() {
+        let e = parse(&["bnech"]).err().expect("unknown subcommand");
+        assert_eq!(e.kind(), clap::error::ErrorKind::InvalidSubcommand);
+        assert!(e.to_string().contains("bench"), "{e}");
+        let e = parse(&["gomocup", "extra"])
+            .err()
+            .expect("gomocup takes none");
+        assert_eq!(e.exit_code(), 2);
+        let e = parse(&["--verbose"]).err().expect("unknown flag");
+        assert_eq!(e.kind(), clap::error::ErrorKind::UnknownArgument);
+        for help in [
+            &["--help"][..],
+            &["bench", "--help"],
+            &["solve", "-h"],
+            &["gomocup", "--help"],
+        ] {
+            let e = parse(help).err().expect("help");
+            assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp);
+            assert_eq!(e.exit_code(), 0);
+        }
+        let e = parse(&["--version"]).err().expect("version");
+        assert_eq!(e.to_string().trim(), kinrow::uci::NAME);
+    }
+}

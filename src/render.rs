@@ -12,7 +12,7 @@ use crate::rules::{Position, Square};
 /// let position = Position::from_moves(Tables::new(Geometry::default()), &[4, 0, 8]).unwrap();
 /// assert_eq!(
 ///     kinrow::render::board_lines(&position, position.last_move()),
-///     [" 3  . .[x]", " 2  . x", " 1  o . .", "    a b c"]
+///     [" 3 . .[x]", " 2 . x .", " 1 o . .", "   a b c"]
 /// );
 /// ```
 pub fn board_lines(position: &Position, last: Option<Square>) -> Vec<String> {

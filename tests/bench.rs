@@ -1,20 +1,16 @@
 //! The bench signature: the total node count of the fixed bench searches, recorded in
-//! fixtures/bench.txt. A change that alters the search's behaviour changes it; update the
-//! fixture in the same commit and quote the new figure in the commit message.
+//! fixtures/bench.txt beside the searches. A change that alters the search's behaviour
+//! changes it; update the fixture in the same commit and quote the new figure in the commit
+//! message.
 
 use kinrow::bench;
-use std::path::Path;
+use kinrow::fixture::bench_list;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+/// The signature fixtures/bench.txt records (the binary embeds the same file).
 fn recorded() -> u64 {
-    let text =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench.txt"))
-            .expect("fixtures/bench.txt exists");
-    text.lines()
-        .find_map(|l| l.strip_prefix("nodes "))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("a 'nodes N' line")
+    bench_list().nodes
 }
 
 #[test]

@@ -43,16 +43,21 @@ fn isready_is_answered_during_a_search() {
     assert!(rest.is_empty() && ok, "{rest:?} {stderr}");
 }
 
-#[test]
-fn quit_during_a_search_exits_promptly() {
+/// Ends an engine that runs `go infinite` on 15x15, with `quit` or by closing its input:
+/// the search is stopped at once and its `go` still gets its one bestmove.
+fn ends_a_search(quit: bool) {
     let mut e = Engine::start(&[]);
     e.send("newgame 15 15 5");
     e.send("go infinite");
-    e.send("isready");
-    e.recv_until("readyok");
-    std::thread::sleep(Duration::from_millis(100));
+    if quit {
+        e.send("isready");
+        e.recv_until("readyok");
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let t = Instant::now();
-    e.send("quit");
+    if quit {
+        e.send("quit");
+    }
     let (rest, ok, _) = e.finish();
     // Generous: the point is that the search is stopped, not how fast this machine is.
     assert!(
@@ -69,19 +74,13 @@ fn quit_during_a_search_exits_promptly() {
 }
 
 #[test]
+fn quit_during_a_search_exits_promptly() {
+    ends_a_search(true);
+}
+
+#[test]
 fn end_of_input_during_a_search_is_quit() {
-    let mut e = Engine::start(&[]);
-    e.send("newgame 15 15 5");
-    e.send("go infinite");
-    let t = Instant::now();
-    let (rest, ok, _) = e.finish();
-    assert!(t.elapsed() < Duration::from_secs(2));
-    assert!(ok);
-    assert_eq!(
-        rest.iter().filter(|l| l.starts_with("bestmove")).count(),
-        1,
-        "{rest:?}"
-    );
+    ends_a_search(false);
 }
 
 #[test]
@@ -246,4 +245,58 @@ fn go_infinite_ignores_other_limits() {
     e.recv_until("bestmove");
     let (_, ok, _) = e.finish();
     assert!(ok);
+}
+
+/// `kinrow <args>` with `RUST_LOG=debug`: sends each line of `script`, waiting after each
+/// for the replies it gets (how many is given beside it), then closes stdin. Returns stdout
+/// and stderr.
+fn logged_run(args: &[&str], script: &[(&str, usize)]) -> (String, String) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = common::engine::spawn_kinrow(args, &[("RUST_LOG", "debug")]);
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let mut out = String::new();
+    for (line, replies) in script {
+        writeln!(stdin, "{line}").expect("kinrow reads");
+        for _ in 0..*replies {
+            stdout.read_line(&mut out).expect("kinrow replies");
+        }
+    }
+    drop(stdin);
+    stdout
+        .read_to_string(&mut out)
+        .expect("kinrow ends its output");
+    let output = child.wait_with_output().expect("kinrow runs");
+    assert!(output.status.success());
+    (out, String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn debug_logging_tells_commands_and_searches_on_stderr() {
+    let (stdout, stderr) = logged_run(&[], &[("newgame 5 5 4", 0), ("go depth 2", 0)]);
+    assert!(stdout.contains("bestmove "), "{stdout}");
+    assert!(
+        !stdout.contains("DEBUG"),
+        "diagnostics stay off stdout: {stdout}"
+    );
+    for want in [
+        "received: newgame 5 5 4",
+        "received: go depth 2",
+        "search: depth 2 ",
+    ] {
+        assert!(stderr.contains(want), "no '{want}' in the log:\n{stderr}");
+    }
+    let summary = stderr
+        .lines()
+        .find(|l| l.contains("search: depth 2 "))
+        .unwrap_or_default();
+    for field in ["value ", "nodes ", "time ", "bestmove "] {
+        assert!(summary.contains(field), "{summary}");
+    }
+    let script = [("START 15", 1), ("INFO timeout_turn 0", 0), ("BEGIN", 1)];
+    let (stdout, stderr) = logged_run(&["gomocup"], &script);
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    for want in ["received: START 15", "received: BEGIN", "search: depth 1 "] {
+        assert!(stderr.contains(want), "no '{want}' in the log:\n{stderr}");
+    }
 }

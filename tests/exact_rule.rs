@@ -4,28 +4,17 @@
 
 mod common;
 
-use common::oracle::{Oracle, as_engine_value};
-use kinrow::eval::EvalKind;
-use kinrow::rules::{Geometry, Player, Position, Tables, perft};
-use kinrow::search::{Control, Limits, Searcher, Settings};
+use common::oracle::Oracle;
+use common::{cells_of, check_with_oracle, oracle_to_move, random_position};
+use kinrow::rules::{Geometry, Position, Tables, perft};
+use kinrow::search::Searcher;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 fn exact(c: u32, r: u32, k: u32) -> Arc<Tables> {
     Tables::new(Geometry::new(c, r, k).unwrap().with_exact(true))
-}
-
-fn cells_of(pos: &Position) -> Vec<u8> {
-    (0..pos.geometry().cells())
-        .map(|sq| match pos.at(sq) {
-            None => 0,
-            Some(Player::X) => 1,
-            Some(Player::O) => 2,
-        })
-        .collect()
 }
 
 #[test]
@@ -66,54 +55,16 @@ fn sample(c: u32, r: u32, k: u32, count: usize, max_plies: usize, seed: u64) {
     let mut differs = 0;
     let mut searcher = Searcher::new(16).unwrap();
     let mut rng = StdRng::seed_from_u64(seed);
-    let settings = Settings {
-        eval: EvalKind::Kinrow,
-        random_tie_break: true,
-    };
     let mut checked = 0;
     while checked < count {
-        let mut pos = Position::new(Arc::clone(&tables));
-        for _ in 0..rng.random_range(0..max_plies) {
-            if pos.outcome().is_some() {
-                break;
-            }
-            let empties: Vec<_> = pos.empty().iter().collect();
-            pos.make(empties[rng.random_range(0..empties.len())]);
-        }
-        if pos.outcome().is_some() {
+        let plies = rng.random_range(0..max_plies);
+        let Some(pos) = random_position(&tables, plies, &mut rng) else {
             continue;
-        }
-        let mut cells = cells_of(&pos);
-        let to_move = pos.side_to_move().index() as u8 + 1;
-        let truth = oracle.value(&mut cells, to_move);
-        if free.value(&mut cells, to_move) != truth {
+        };
+        let (truth, _) = check_with_oracle(&mut oracle, &mut searcher, &mut rng, &pos, None);
+        if free.value(&mut cells_of(&pos), oracle_to_move(&pos)) != truth {
             differs += 1;
         }
-        searcher.clear();
-        let control = Control {
-            stop: Arc::new(AtomicBool::new(false)),
-            start: Instant::now(),
-        };
-        let result = searcher.search(
-            &pos,
-            &Limits::default(),
-            settings,
-            &control,
-            &mut rng,
-            &mut |_| {},
-        );
-        assert_eq!(
-            result.value,
-            as_engine_value(truth),
-            "value of {pos:?} under the exact rule (oracle {truth})"
-        );
-        let best = result.best.expect("a move");
-        assert_eq!(
-            oracle.value_of_move(&mut cells, to_move, best),
-            truth,
-            "move {} in {pos:?} changes the value",
-            pos.geometry().name(best)
-        );
         checked += 1;
     }
     // The sample must hold positions whose value the rule changes, or it proves nothing.

@@ -1,6 +1,7 @@
-//! `kinrow gomocup`, the Gomocup brain, through the real binary: the golden transcripts
-//! (fixtures/gomocup/ and the ```gomocup blocks of protocol.md), the time limits, legal
-//! replies in whole games, and hostile input.
+//! `kinrow gomocup`, the Gomocup brain, through the real binary: the transcript runner's
+//! checks, the time limits, legal replies in whole games, and hostile input. (The golden
+//! transcripts, fixtures/gomocup/ and the ```gomocup blocks of protocol.md, are replayed by
+//! tests/transcripts.rs, one test each.)
 //!
 //! The tests of this file take turns (see [`serial`]): the timing tests measure the brain's
 //! replies against its limits, and on a two-core machine another brain searching beside them
@@ -8,10 +9,9 @@
 
 mod common;
 
-use common::transcript::{Engine, markdown_blocks_tagged, replay_with_args};
+use common::transcript::{Engine, replay_with_args};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -22,35 +22,6 @@ fn serial() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     // A failed test poisons the lock; the others should still run.
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-#[test]
-fn fixture_transcripts() {
-    let _turn = serial();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gomocup");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("fixtures/gomocup exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 7, "the gomocup transcripts are there");
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("readable transcript");
-        replay_with_args(ARGS, &f.display().to_string(), &text);
-    }
-}
-
-#[test]
-fn protocol_md_examples() {
-    let _turn = serial();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
-    let text = std::fs::read_to_string(&path).expect("protocol.md exists");
-    let blocks = markdown_blocks_tagged(&text, "gomocup");
-    assert!(blocks.len() >= 6, "protocol.md has its Gomocup examples");
-    for (line, block) in blocks {
-        replay_with_args(ARGS, &format!("protocol.md:{line}"), &block);
-    }
 }
 
 /// The runner itself: a forced move that differs from the expected one fails the replay.
@@ -189,6 +160,40 @@ fn finish(e: Engine) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// A brain with a 15x15 game started, and then told `info` (`INFO` lines, unanswered).
+fn game(info: &[&str]) -> Engine {
+    let mut e = Engine::start(ARGS);
+    e.send("START 15");
+    expect(&mut e, "OK");
+    for line in info {
+        e.send(line);
+    }
+    e
+}
+
+/// Asserts that less than a second has passed since `t`.
+fn within_a_second(t: Instant) {
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "took {:?}",
+        t.elapsed()
+    );
+}
+
+/// Sends `command` (a move request), lets the search run 200 ms, sends `stop`, and returns
+/// the move, which must come within a second of the request.
+fn stopped_move(e: &mut Engine, command: &str, stop: &str) -> String {
+    let t = Instant::now();
+    e.send(command);
+    std::thread::sleep(Duration::from_millis(200));
+    e.send(stop);
+    let reply = e
+        .recv()
+        .unwrap_or_else(|| panic!("a move after {command} and {stop}"));
+    within_a_second(t);
+    reply
+}
+
 /// Plays games against a random opponent until `moves` replies were timed; `before_move` is
 /// sent before each BEGIN or TURN (as managers send `INFO time_left`). Returns each reply's
 /// time, from the command's sending to the reply's arrival.
@@ -233,11 +238,7 @@ fn play_timed(
 #[test]
 fn answers_within_timeout_turn() {
     let _turn = serial();
-    let mut e = Engine::start(ARGS);
-    e.send("START 15");
-    expect(&mut e, "OK");
-    e.send("INFO timeout_turn 200");
-    e.send("INFO timeout_match 0");
+    let mut e = game(&["INFO timeout_turn 200", "INFO timeout_match 0"]);
     let times = play_timed(&mut e, (15, 15), 24, 1, &|| None);
     let slowest = times.iter().max().copied().unwrap_or_default();
     eprintln!("timeout_turn 200: replies in {times:?}");
@@ -259,12 +260,8 @@ fn answers_within_timeout_turn() {
 #[test]
 fn answers_within_a_small_time_left() {
     let _turn = serial();
-    let mut e = Engine::start(ARGS);
-    e.send("START 15");
-    expect(&mut e, "OK");
     // 30 s a move, but only 300 ms left of the game before every move.
-    e.send("INFO timeout_turn 30000");
-    e.send("INFO timeout_match 180000");
+    let mut e = game(&["INFO timeout_turn 30000", "INFO timeout_match 180000"]);
     let times = play_timed(&mut e, (15, 15), 12, 2, &|| {
         Some("INFO time_left 300".into())
     });
@@ -293,12 +290,8 @@ fn answers_within_a_small_time_left() {
 #[test]
 fn a_game_limit_without_time_left_is_kept() {
     let _turn = serial();
-    let mut e = Engine::start(ARGS);
-    e.send("START 15");
-    expect(&mut e, "OK");
     // Only the game's limit: kinrow counts its own time.
-    e.send("INFO timeout_turn 30000");
-    e.send("INFO timeout_match 1500");
+    let mut e = game(&["INFO timeout_turn 30000", "INFO timeout_match 1500"]);
     let times = play_timed(&mut e, (15, 15), 16, 4, &|| None);
     let total: Duration = times.iter().sum();
     eprintln!("timeout_match 1500: replies in {times:?}, {total:?} in all");
@@ -438,10 +431,7 @@ fn garbage_never_kills_the_brain() {
 #[test]
 fn info_problems_are_listed_up_to_twenty() {
     let _turn = serial();
-    let mut e = Engine::start(ARGS);
-    e.send("START 15");
-    expect(&mut e, "OK");
-    e.send("INFO timeout_turn 0");
+    let mut e = game(&["INFO timeout_turn 0"]);
     let mut script = String::new();
     for i in 0..100_000 {
         script.push_str(&format!("INFO time_left t{i}\n"));
@@ -474,10 +464,7 @@ fn info_problems_are_listed_up_to_twenty() {
 #[test]
 fn a_flood_during_a_search_is_bounded() {
     let _turn = serial();
-    let mut e = Engine::start(ARGS);
-    e.send("START 15");
-    expect(&mut e, "OK");
-    e.send("INFO timeout_turn 30000");
+    let mut e = game(&["INFO timeout_turn 30000"]);
     e.send("BEGIN");
     // 10,000 lines may wait for the search; the rest are refused at once.
     e.send_raw("ABOUT\n".repeat(25_000).as_bytes());
@@ -505,81 +492,44 @@ fn a_flood_during_a_search_is_bounded() {
     finish(e);
 }
 
-#[test]
-fn end_during_a_search_exits_at_once_without_a_move() {
+/// Ends a brain that is thinking, with `END` or by closing its input: it exits at once,
+/// and writes nothing more (not even the move, nor the reply to a line queued behind it).
+fn ends_a_search(end: bool) {
     let _turn = serial();
-    let mut e = Engine::start(ARGS);
-    e.send("START 15");
-    expect(&mut e, "OK");
-    e.send("INFO timeout_turn 30000");
+    let mut e = game(&["INFO timeout_turn 30000"]);
     e.send("BEGIN");
-    // Queued behind the search, never answered: nothing is written after END.
     e.send("ABOUT");
     std::thread::sleep(Duration::from_millis(300));
     let t = Instant::now();
-    e.send("END");
+    if end {
+        e.send("END");
+    }
     let (rest, ok, stderr) = e.finish();
-    assert!(
-        t.elapsed() < Duration::from_secs(1),
-        "took {:?}",
-        t.elapsed()
-    );
+    within_a_second(t);
     assert!(rest.is_empty(), "{rest:?}");
     assert!(ok && !stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]
+fn end_during_a_search_exits_at_once_without_a_move() {
+    ends_a_search(true);
+}
+
+#[test]
 fn end_of_input_during_a_search_exits_at_once() {
-    let _turn = serial();
-    let mut e = Engine::start(ARGS);
-    e.send("START 15");
-    expect(&mut e, "OK");
-    e.send("INFO timeout_turn 30000");
-    e.send("TURN 7,7");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    let (rest, ok, _) = e.finish();
-    assert!(
-        t.elapsed() < Duration::from_secs(1),
-        "took {:?}",
-        t.elapsed()
-    );
-    assert!(rest.is_empty() && ok, "{rest:?}");
+    ends_a_search(false);
 }
 
 #[test]
 fn yxstop_cuts_a_search_short() {
     let _turn = serial();
-    let mut e = Engine::start(ARGS);
-    e.send("START 15");
-    expect(&mut e, "OK");
-    e.send("INFO timeout_turn 30000");
-    let t = Instant::now();
-    e.send("TURN 7,7");
-    std::thread::sleep(Duration::from_millis(200));
-    e.send("YXSTOP");
-    let reply = e.recv().expect("a move after YXSTOP");
-    assert!(
-        t.elapsed() < Duration::from_secs(1),
-        "took {:?}",
-        t.elapsed()
-    );
+    let mut e = game(&["INFO timeout_turn 30000"]);
     let mut board = Board::new(15, 15);
     board.cells[7 * 15 + 7] = 2;
-    board.brain_plays(&reply);
+    board.brain_plays(&stopped_move(&mut e, "TURN 7,7", "YXSTOP"));
     // STOP (as pygomo sends it) does the same.
-    let t = Instant::now();
-    e.send("TURN 0,0");
-    std::thread::sleep(Duration::from_millis(200));
-    e.send("STOP");
-    let reply = e.recv().expect("a move after STOP");
-    assert!(
-        t.elapsed() < Duration::from_secs(1),
-        "took {:?}",
-        t.elapsed()
-    );
     board.cells[0] = 2;
-    board.brain_plays(&reply);
+    board.brain_plays(&stopped_move(&mut e, "TURN 0,0", "STOP"));
     // A YXSTOP with nothing to stop gets no reply; the next command is answered as usual.
     e.send("YXSTOP");
     e.send("ABOUT");
@@ -591,10 +541,7 @@ fn yxstop_cuts_a_search_short() {
 #[test]
 fn lines_sent_during_a_search_are_answered_after_the_move() {
     let _turn = serial();
-    let mut e = Engine::start(ARGS);
-    e.send("START 15");
-    expect(&mut e, "OK");
-    e.send("INFO timeout_turn 300");
+    let mut e = game(&["INFO timeout_turn 300"]);
     e.send("BEGIN");
     e.send("ABOUT");
     e.send("INFO timeout_turn 0");

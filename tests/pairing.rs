@@ -4,7 +4,10 @@
 
 mod common;
 
+use common::cells_of;
 use common::oracle::Oracle;
+use common::oracle_to_move;
+use common::random_position;
 use kinrow::rules::{
     Geometry, Player, Position, Square, Tables, is_pairing_against, pairing_against,
 };
@@ -57,12 +60,6 @@ fn independent_check(
         .iter()
         .filter(|w| w.iter().all(|&sq| cells[sq] != 3 - p))
         .all(|w| pairs.iter().any(|&(a, b)| w.contains(&a) && w.contains(&b)))
-}
-
-fn cells_of(pos: &Position) -> Vec<u8> {
-    (0..pos.geometry().cells())
-        .map(|sq| pos.at(sq).map_or(0, |p| p.index() as u8 + 1))
-        .collect()
 }
 
 #[test]
@@ -158,20 +155,12 @@ fn a_player_with_a_pairing_against_them_cannot_win() {
         let tables = Tables::new(Geometry::new(c, r, k).unwrap());
         let mut oracle = Oracle::new(c as usize, r as usize, k as usize);
         for _ in 0..200 {
-            let mut pos = Position::new(Arc::clone(&tables));
             let plies = rng.random_range(min_plies..(c * r) as usize);
-            for _ in 0..plies {
-                if pos.outcome().is_some() {
-                    break;
-                }
-                let e: Vec<_> = pos.empty().iter().collect();
-                pos.make(e[rng.random_range(0..e.len())]);
-            }
-            if pos.outcome().is_some() {
+            let Some(pos) = random_position(&tables, plies, &mut rng) else {
                 continue;
-            }
+            };
             let mut cells = cells_of(&pos);
-            let to_move = pos.side_to_move().index() as u8 + 1;
+            let to_move = oracle_to_move(&pos);
             let v = oracle.value(&mut cells, to_move);
             for p in [Player::X, Player::O] {
                 if pairing_against(&pos, p).is_some() {

@@ -3,67 +3,13 @@
 
 mod common;
 
-use common::oracle::{Oracle, as_engine_value};
-use kinrow::eval::EvalKind;
+use common::oracle::Oracle;
+use common::{check_with_oracle, random_position};
 use kinrow::rules::{Geometry, Position, Tables};
-use kinrow::search::{Control, Limits, Searcher, Settings};
+use kinrow::search::Searcher;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
-
-fn cells_of(pos: &Position) -> Vec<u8> {
-    let g = pos.geometry();
-    (0..g.cells())
-        .map(|sq| match pos.at(sq) {
-            None => 0,
-            Some(kinrow::rules::Player::X) => 1,
-            Some(kinrow::rules::Player::O) => 2,
-        })
-        .collect()
-}
-
-/// Searches `pos` to `depth` and checks score and move against the oracle.
-fn check(
-    oracle: &mut Oracle,
-    searcher: &mut Searcher,
-    rng: &mut StdRng,
-    pos: &Position,
-    depth: Option<u32>,
-) -> u64 {
-    let mut cells = cells_of(pos);
-    let to_move = pos.side_to_move().index() as u8 + 1;
-    let truth = oracle.value(&mut cells, to_move);
-    let control = Control {
-        stop: Arc::new(AtomicBool::new(false)),
-        start: Instant::now(),
-    };
-    let limits = Limits {
-        depth,
-        ..Limits::default()
-    };
-    let settings = Settings {
-        eval: EvalKind::Kinrow,
-        random_tie_break: true,
-    };
-    let result = searcher.search(pos, &limits, settings, &control, rng, &mut |_| {});
-    let best = result.best.expect("a move in a position that is not over");
-    assert_eq!(
-        result.value,
-        as_engine_value(truth),
-        "score of {pos:?} (oracle {truth})"
-    );
-    let after = oracle.value_of_move(&mut cells, to_move, best);
-    assert_eq!(
-        after,
-        truth,
-        "move {} in {pos:?} changes the value",
-        pos.geometry().name(best)
-    );
-    result.nodes
-}
 
 fn reachable(pos: &mut Position, seen: &mut HashSet<u64>, out: &mut Vec<Position>) {
     if pos.outcome().is_some() || !seen.insert(pos.key()) {
@@ -87,8 +33,7 @@ fn every_tic_tac_toe_position_at_depth_9() {
     let mut searcher = Searcher::new(1).unwrap();
     let mut rng = StdRng::seed_from_u64(1);
     for pos in &all {
-        searcher.clear();
-        check(&mut oracle, &mut searcher, &mut rng, pos, Some(9));
+        check_with_oracle(&mut oracle, &mut searcher, &mut rng, pos, Some(9));
     }
 }
 
@@ -101,20 +46,13 @@ fn sample_of_4x4x4_positions() {
     let mut checked = 0;
     let mut nodes = 0;
     while checked < 1000 {
-        let mut pos = Position::new(Arc::clone(&tables));
         let plies = rng.random_range(0..16);
-        for _ in 0..plies {
-            if pos.outcome().is_some() {
-                break;
-            }
-            let empties: Vec<_> = pos.empty().iter().collect();
-            pos.make(empties[rng.random_range(0..empties.len())]);
-        }
-        if pos.outcome().is_some() {
+        let Some(pos) = random_position(&tables, plies, &mut rng) else {
             continue;
-        }
-        searcher.clear();
-        nodes += check(&mut oracle, &mut searcher, &mut rng, &pos, None);
+        };
+        nodes += check_with_oracle(&mut oracle, &mut searcher, &mut rng, &pos, None)
+            .1
+            .nodes;
         checked += 1;
     }
     eprintln!("1000 (4,4,4) positions solved in {nodes} nodes");

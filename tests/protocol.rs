@@ -1,31 +1,179 @@
 //! The protocol library against data, one test per case:
 //!
+//! - `valid.txt:<line>` and `invalid.txt:<line>`: the command parser's known answers, from
+//!   fixtures/protocol/ (each file's header describes its notation); valid lines must also
+//!   round-trip through formatting;
+//! - `replies-valid.txt:<line>` and `replies-invalid.txt:<line>`: the same for the reply
+//!   parser a referee uses;
 //! - `round_trip::<file>`: every command line sent to the engine in a transcript fixture or a
 //!   protocol.md example, if it parses, formats to a canonical line that parses back to the
 //!   same command and formats to itself again;
 //! - `round_trip::generated`: the same for a few thousand generated commands, which must
-//!   also format to exactly the line they came from.
+//!   also format to exactly the line they came from;
+//! - `round_trip::replies`: every kind of reply the engine writes and a referee reads
+//!   (`id`, `option`, `uciok`, `readyok`, `info`, `bestmove`), generated, reads back with
+//!   `parse_reply` as what was written.
 
 mod common;
+#[path = "protocol/generate.rs"]
+mod generate;
+#[path = "protocol/notation.rs"]
+mod notation;
 
 use common::transcript::markdown_blocks;
-use kinrow::protocol::parse_line;
-use kinrow::protocol::{CellText, Command, GoParams, PositionSpec, Side, SquareText, StartSpec};
+use generate::{random_command, random_reply};
+use kinrow::protocol::{Command, EngineInfo, EngineReply, Reply, parse_line, parse_reply};
 use libtest_mimic::{Arguments, Failed, Trial};
+use notation::{describe, describe_reply};
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use std::path::Path;
 
 fn main() {
     let args = Arguments::from_args();
-    let mut trials = round_trip_trials();
+    let mut trials = fixture_trials("valid.txt", valid_case);
+    trials.extend(fixture_trials("invalid.txt", invalid_case));
+    trials.extend(fixture_trials("replies-valid.txt", reply_valid_case));
+    trials.extend(fixture_trials("replies-invalid.txt", reply_invalid_case));
+    trials.extend(round_trip_trials());
     trials.push(Trial::test("round_trip::generated", generated_round_trip));
+    trials.push(Trial::test("round_trip::replies", replies_round_trip));
     libtest_mimic::run(&args, trials).exit();
 }
 
 /// The repository's root.
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One trial per case of a file in fixtures/protocol/; `check` gets the input and the
+/// expected text.
+fn fixture_trials(file: &str, check: fn(&str, &str) -> Result<(), String>) -> Vec<Trial> {
+    let path = root().join("fixtures/protocol").join(file);
+    let text = std::fs::read_to_string(&path).expect("the fixture exists");
+    let mut trials = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        if raw.trim().is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let name = format!("{file}:{}", index + 1);
+        let trial = match split_case(raw) {
+            Ok((input, expected)) => {
+                let expected = expected.to_string();
+                Trial::test(name, move || {
+                    check(&input, &expected).map_err(|why| format!("{input:?}: {why}").into())
+                })
+            }
+            Err(why) => Trial::test(name, move || Err(why.into())),
+        };
+        trials.push(trial);
+    }
+    assert!(trials.len() > 10, "{file} has its cases");
+    trials
+}
+
+/// `INPUT => EXPECTED`, with INPUT as written or as a quoted string.
+fn split_case(raw: &str) -> Result<(String, &str), String> {
+    const ARROW: &str = " => ";
+    let (input, rest) = if let Some(quoted) = raw.strip_prefix('"') {
+        unquote(quoted)?
+    } else {
+        let at = raw.find(ARROW).ok_or("no ' => ' in the case")?;
+        (raw[..at].to_string(), &raw[at..])
+    };
+    let expected = rest
+        .strip_prefix(ARROW)
+        .ok_or("the input is not followed by ' => '")?;
+    Ok((input, expected))
+}
+
+/// Reads a quoted string up to its closing quote; returns it and what follows.
+fn unquote(text: &str) -> Result<(String, &str), String> {
+    let mut out = String::new();
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '"' => return Ok((out, &text[at + 1..])),
+            '\\' => match chars.next().map(|(_, c)| c) {
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('n') => out.push('\n'),
+                Some('\\') => out.push('\\'),
+                Some('"') => out.push('"'),
+                Some('u') => {
+                    let rest = &text[at + 2..];
+                    let hex = rest
+                        .strip_prefix('{')
+                        .and_then(|r| r.split_once('}'))
+                        .map(|(hex, _)| hex)
+                        .ok_or("\\u needs {HEX}")?;
+                    let code = u32::from_str_radix(hex, 16).map_err(|e| e.to_string())?;
+                    out.push(char::from_u32(code).ok_or("\\u{..} is not a character")?);
+                    for _ in 0..hex.len() + 2 {
+                        chars.next();
+                    }
+                }
+                other => return Err(format!("unknown escape {other:?}")),
+            },
+            c => out.push(c),
+        }
+    }
+    Err("the quoted input has no closing quote".into())
+}
+
+/// A valid line: it parses to the expected command, which round-trips through formatting.
+fn valid_case(input: &str, expected: &str) -> Result<(), String> {
+    let parsed = parse_line(input).map_err(|e| format!("refused: {e}"))?;
+    let got = describe(parsed.as_ref());
+    if got != expected {
+        return Err(format!("parses as\n  {got}\nexpected\n  {expected}"));
+    }
+    match parsed {
+        Some(command) => round_trip(&command).map(drop),
+        None => Ok(()),
+    }
+}
+
+/// An invalid line: the parser refuses it with exactly the expected message, which names
+/// the command that [`kinrow::protocol::ParseError::command`] reports.
+fn invalid_case(input: &str, expected: &str) -> Result<(), String> {
+    let error = match parse_line(input) {
+        Ok(parsed) => return Err(format!("accepted as {}", describe(parsed.as_ref()))),
+        Err(error) => error,
+    };
+    let message = error.to_string();
+    if message != expected {
+        return Err(format!("refused with\n  {message}\nexpected\n  {expected}"));
+    }
+    let named = match error.command() {
+        Some(command) => message.starts_with(&format!("{command}: ")),
+        None => message.starts_with("unknown command '"),
+    };
+    if named {
+        Ok(())
+    } else {
+        Err(format!("the error names the command {:?}", error.command()))
+    }
+}
+
+/// An engine's line that reads as expected.
+fn reply_valid_case(input: &str, expected: &str) -> Result<(), String> {
+    let parsed = parse_reply(input).map_err(|e| format!("refused: {e}"))?;
+    let got = describe_reply(parsed.as_ref());
+    if got == expected {
+        Ok(())
+    } else {
+        Err(format!("reads as\n  {got}\nexpected\n  {expected}"))
+    }
+}
+
+/// An engine's line refused with exactly the expected message.
+fn reply_invalid_case(input: &str, expected: &str) -> Result<(), String> {
+    match parse_reply(input) {
+        Ok(parsed) => Err(format!("accepted as {}", describe_reply(parsed.as_ref()))),
+        Err(error) if error.to_string() == expected => Ok(()),
+        Err(error) => Err(format!("refused with\n  {error}\nexpected\n  {expected}")),
+    }
 }
 
 /// One trial per transcript fixture and per protocol.md example.
@@ -81,12 +229,17 @@ fn transcript_round_trip(transcript: &str) -> Result<(), Failed> {
     let mut failures = Vec::new();
     for (lineno, line) in sent_lines(transcript) {
         // Lines that show error messages have nothing to format.
-        if let Ok(Some(command)) = parse_line(&line) {
-            if let Err(why) = round_trip(&command) {
-                failures.push(format!("line {lineno}: {line:?}: {why}"));
-            }
+        if let Ok(Some(command)) = parse_line(&line)
+            && let Err(why) = round_trip(&command)
+        {
+            failures.push(format!("line {lineno}: {line:?}: {why}"));
         }
     }
+    verdict(failures)
+}
+
+/// Passes if nothing failed, else reports every failure.
+fn verdict(failures: Vec<String>) -> Result<(), Failed> {
     if failures.is_empty() {
         Ok(())
     } else {
@@ -121,135 +274,53 @@ fn generated_round_trip() -> Result<(), Failed> {
             failures.push(format!("{command:?}: {why}"));
         }
     }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(failures.join("\n").into())
-    }
+    verdict(failures)
 }
 
-/// A number that is often small, sometimes at the edges of `T`'s range.
-fn edgy<T: Copy>(rng: &mut StdRng, small: T, edges: &[T], any: impl Fn(&mut StdRng) -> T) -> T {
-    match rng.random_range(0..4) {
-        0 => small,
-        1 => edges[rng.random_range(0..edges.len())],
-        _ => any(rng),
-    }
-}
-
-fn random_square(rng: &mut StdRng) -> SquareText {
-    let rank = edgy(rng, 0, &[0, 14, 98, u32::MAX - 1], |r| {
-        r.random_range(0..u32::MAX)
-    });
-    SquareText {
-        file: rng.random_range(0..26),
-        rank,
-    }
-}
-
-fn random_start(rng: &mut StdRng) -> StartSpec {
-    if rng.random_bool(0.3) {
-        return StartSpec::StartPos;
-    }
-    let width = rng.random_range(1..=20);
-    let rows = (0..rng.random_range(1..=20))
-        .map(|_| {
-            // Ragged rows are the session's to refuse, so the grammar keeps them.
-            let width = if rng.random_bool(0.1) {
-                rng.random_range(1..=20)
-            } else {
-                width
-            };
-            (0..width)
-                .map(|_| match rng.random_range(0..3) {
-                    0 => CellText::X,
-                    1 => CellText::O,
-                    _ => CellText::Empty,
-                })
-                .collect()
+/// What a referee should read from the line `reply` formats to.
+fn reading(reply: &Reply) -> Option<EngineReply> {
+    let string = |text: String| {
+        EngineReply::Info(EngineInfo {
+            string: Some(text),
+            ..EngineInfo::default()
         })
-        .collect();
-    let side = if rng.random_bool(0.5) {
-        Side::X
-    } else {
-        Side::O
     };
-    StartSpec::Board { rows, side }
-}
-
-fn random_go(rng: &mut StdRng) -> GoParams {
-    fn maybe<T>(rng: &mut StdRng, value: impl FnOnce(&mut StdRng) -> T) -> Option<T> {
-        rng.random_bool(0.4).then(|| value(rng))
-    }
-    let positive32 = |r: &mut StdRng| edgy(r, 1, &[1, u32::MAX], |r| r.random_range(1..=u32::MAX));
-    let positive64 = |r: &mut StdRng| edgy(r, 1, &[1, u64::MAX], |r| r.random_range(1..=u64::MAX));
-    let clock = |r: &mut StdRng| edgy(r, 0, &[i64::MIN, -1, i64::MAX], |r| r.random());
-    GoParams {
-        depth: maybe(rng, positive32),
-        nodes: maybe(rng, positive64),
-        movetime: maybe(rng, positive64),
-        wtime: maybe(rng, clock),
-        btime: maybe(rng, clock),
-        winc: maybe(rng, clock),
-        binc: maybe(rng, clock),
-        movestogo: maybe(rng, positive32),
-        infinite: rng.random_bool(0.2),
-    }
-}
-
-/// One to three words of option text; names may not contain the word `value`.
-fn random_words(rng: &mut StdRng, in_name: bool) -> String {
-    const WORDS: &[&str] = &[
-        "Hash",
-        "Clear",
-        "value",
-        "Value",
-        "UCI_Variant",
-        "gomoku",
-        "-3",
-        "a=b",
-        "#",
-        "é",
-        "x",
-        "true",
-        "name",
-        "values",
-        "<empty>",
-    ];
-    let words: Vec<&str> = (0..rng.random_range(1..=3))
-        .map(|_| WORDS[rng.random_range(0..WORDS.len())])
-        .filter(|word| !(in_name && *word == "value"))
-        .collect();
-    if words.is_empty() {
-        "Hash".into()
-    } else {
-        words.join(" ")
-    }
-}
-
-fn random_command(rng: &mut StdRng) -> Command {
-    let any32 = |r: &mut StdRng| edgy(r, 3, &[0, u32::MAX], |r| r.random());
-    match rng.random_range(0..13) {
-        0 => Command::Uci,
-        1 => Command::IsReady,
-        2 => Command::NewGame(None),
-        3 => Command::NewGame(Some((any32(rng), any32(rng), any32(rng)))),
-        4 => Command::Position(PositionSpec {
-            start: random_start(rng),
-            moves: (0..rng.random_range(0..10))
-                .map(|_| random_square(rng))
-                .collect(),
+    Some(match reply.clone() {
+        Reply::IdName(name) => EngineReply::IdName(name),
+        Reply::IdAuthor(author) => EngineReply::IdAuthor(author),
+        Reply::Option(spec) => EngineReply::OptionName(spec.name),
+        Reply::UciOk => EngineReply::UciOk,
+        Reply::ReadyOk => EngineReply::ReadyOk,
+        Reply::InfoString(text) => string(text),
+        Reply::Error(text) => string(format!("error: {text}")),
+        Reply::BestMove(square, _) => EngineReply::BestMove(square),
+        Reply::Info(line, _) => EngineReply::Info(EngineInfo {
+            depth: Some(line.depth),
+            seldepth: Some(line.seldepth),
+            score: Some(line.score),
+            nodes: Some(line.nodes),
+            nps: Some(line.nps),
+            time_ms: Some(line.time_ms),
+            hashfull: Some(line.hashfull),
+            pv: line.pv,
+            string: None,
         }),
-        5 => Command::Go(random_go(rng)),
-        6 => Command::Stop,
-        7 => Command::Quit,
-        8 => Command::SetOption {
-            name: random_words(rng, true),
-            value: rng.random_bool(0.7).then(|| random_words(rng, false)),
-        },
-        9 => Command::Show,
-        10 => Command::Perft(any32(rng)),
-        11 => Command::Bench,
-        _ => Command::Solve,
+        // Free text is for people; a referee has nothing to read in it.
+        Reply::Text(_) => return None,
+    })
+}
+
+/// A few thousand generated replies, each of which must read back as what it says.
+fn replies_round_trip() -> Result<(), Failed> {
+    let mut rng = StdRng::seed_from_u64(0x0072_6570_6c79);
+    let mut failures = Vec::new();
+    for _ in 0..4000 {
+        let reply = random_reply(&mut rng);
+        let text = reply.to_string();
+        let read = parse_reply(&text);
+        if read != Ok(reading(&reply)) {
+            failures.push(format!("{text:?} reads as {read:?}"));
+        }
     }
+    verdict(failures)
 }

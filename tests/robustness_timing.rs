@@ -4,8 +4,11 @@
 //! a deadline; exit times and reply latencies are measured and printed, and asserted with
 //! generous bounds (shared test machines are noisy).
 
+mod common;
+
+use common::engine::spawn_kinrow;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
@@ -82,13 +85,7 @@ impl Proc {
 }
 
 fn spawn() -> (Child, ChildStdout) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
-        .env("RUST_BACKTRACE", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the kinrow binary starts");
+    let mut child = spawn_kinrow(&[], &[]);
     let stdout = child.stdout.take().expect("piped stdout");
     (child, stdout)
 }
@@ -115,6 +112,33 @@ fn wait_with_deadline(child: &mut Child, limit: Duration) -> ExitStatus {
         }
         std::thread::sleep(Duration::from_millis(1));
     }
+}
+
+/// `kinrow <args>` with `input` on stdin and its stdout closed before it writes: like
+/// `kinrow --help | head -1`. It must end without a panic (println! would panic here) and
+/// without failing.
+fn closed_output(args: &[&str], input: &str) {
+    let mut child = spawn_kinrow(args, &[]);
+    drop(child.stdout.take());
+    if let Some(mut stdin) = child.stdin.take() {
+        // The program may be gone already; its input is then closed too.
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let status = wait_with_deadline(&mut child, Duration::from_secs(20));
+    let stderr = read_stderr(&mut child);
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(status.success(), "{args:?}: {status:?}; stderr: {stderr}");
+}
+
+#[test]
+fn a_closed_output_never_panics_in_any_subcommand() {
+    closed_output(&["--help"], "");
+    closed_output(&["--version"], "");
+    closed_output(&["bench", "--help"], "");
+    closed_output(&["bench"], "");
+    closed_output(&["solve"], "");
+    closed_output(&["gomocup"], "ABOUT\nSTART 15\nBEGIN\n");
+    closed_output(&[], "uci\nisready\n");
 }
 
 /// A legal square on a `columns` x `rows` board, not among `taken`.

@@ -1,124 +1,91 @@
-//! The m,n,k games of the solve set, solved from the empty board with the values the
-//! literature gives; and a sample of (5,5,5) middle-game positions checked against the
-//! independent oracle. The slow games are behind `--ignored`.
+//! The games of the solve list (`fixtures/solve.txt`), solved from the empty board and checked
+//! against the values the literature gives, one test per game; and samples of (5,5,5)
+//! middle-game positions checked against the independent oracle. A game the list does not
+//! expect kinrow to prove within solve's time limit, and the slow sample, are `--ignored`.
 
 mod common;
 
-use common::oracle::{Oracle, as_engine_value};
-use kinrow::bench::solve_game;
-use kinrow::eval::EvalKind;
-use kinrow::rules::{Geometry, Position, Tables};
-use kinrow::search::{Control, Limits, Searcher, Settings, Value};
+use common::oracle::Oracle;
+use common::{check_with_oracle, random_position, run_trials};
+use kinrow::bench::{SOLVE_TIME_LIMIT, solve_game};
+use kinrow::fixture::{Expected, SolveGame, Verdict, solve_list};
+use kinrow::rules::{Geometry, Tables};
+use kinrow::search::Searcher;
+use libtest_mimic::{Failed, Trial};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-fn solved(c: u32, r: u32, k: u32) -> Value {
-    let stop = Arc::new(AtomicBool::new(false));
-    let line = solve_game(
-        Geometry::new(c, r, k).unwrap(),
-        &stop,
-        Duration::from_secs(600),
-    )
-    .expect("solve runs");
-    line.value
+/// How long a test gives a game the list expects to be proven: far beyond the 30 s of
+/// `solve`, so that a slow machine does not fail it (the games take well under a second).
+const PROVEN_LIMIT: Duration = Duration::from_secs(600);
+
+fn main() {
+    let mut trials: Vec<Trial> = solve_list().iter().map(game_trial).collect();
+    // 300 middle-game positions late enough for the oracle to solve quickly, in two halves
+    // that run side by side (the longest test of the suite otherwise).
+    for (half, seed) in [(1, 555), (2, 556)] {
+        trials.push(Trial::test(
+            format!("sample_of_5x5x5_middle_games_{half}_of_2"),
+            move || {
+                sample_5x5x5(150, 12..=16, seed);
+                Ok(())
+            },
+        ));
+    }
+    // The full range: 300 positions of 10 to 16 stones. The oracle needs about five minutes
+    // for the early ones.
+    trials.push(
+        Trial::test("sample_of_5x5x5_positions_from_10_stones", || {
+            sample_5x5x5(300, 10..=16, 5510);
+            Ok(())
+        })
+        .with_ignored_flag(true),
+    );
+    run_trials(trials)
 }
 
-#[test]
-fn tic_tac_toe_is_a_draw() {
-    assert_eq!(solved(3, 3, 3), Value::Draw);
-}
-
-#[test]
-fn four_by_four_k4_is_a_draw() {
-    assert_eq!(solved(4, 4, 4), Value::Draw);
-}
-
-#[test]
-fn five_by_four_k4_is_a_draw() {
-    assert_eq!(solved(5, 4, 4), Value::Draw);
-}
-
-#[test]
-fn five_by_five_k5_is_a_draw() {
-    assert_eq!(solved(5, 5, 5), Value::Draw);
-}
-
-#[test]
-fn four_by_four_k3_is_a_first_player_win_in_3() {
-    // X needs three stones: b2 (say), then a double threat.
-    assert_eq!(solved(4, 4, 3), Value::Win(3));
-}
-
-#[test]
-fn five_by_five_k4_is_a_draw() {
-    assert_eq!(solved(5, 5, 4), Value::Draw);
-}
-
-#[test]
-fn six_by_five_k4_is_a_first_player_win() {
-    assert!(matches!(solved(6, 5, 4), Value::Win(_)));
-}
-
-#[test]
-#[ignore = "not yet solved within minutes: cargo test --release --test solve -- --ignored"]
-fn seven_by_seven_k5_is_a_draw() {
-    assert_eq!(solved(7, 7, 5), Value::Draw);
+/// A game the list expects to be proven must be proven with its known value. One that it
+/// does not is tried as `solve` tries it, within solve's limit (ignored by default: it takes
+/// the whole limit); it passes unless it proves a value other than the known one.
+fn game_trial(game: &SolveGame) -> Trial {
+    let name = format!("solve {} {}", game.geometry, game.known);
+    let ignored = game.expected == Expected::Unproven;
+    let game = game.clone();
+    let limit = match game.expected {
+        Expected::Proven => PROVEN_LIMIT,
+        Expected::Unproven => SOLVE_TIME_LIMIT,
+    };
+    Trial::test(name, move || {
+        let stop = Arc::new(AtomicBool::new(false));
+        let line = solve_game(&game, &stop, limit).ok_or("no table for the solve")?;
+        match (line.verdict(), game.expected) {
+            (Verdict::Agrees, _) | (Verdict::Open, Expected::Unproven) => Ok(()),
+            (verdict, _) => Err(Failed::from(format!(
+                "{}: found {:?} at depth {}{verdict}",
+                game.geometry, line.value, line.depth
+            ))),
+        }
+    })
+    .with_ignored_flag(ignored)
 }
 
 /// Checks `count` random (5,5,5) positions with `stones` stones against the oracle.
 fn sample_5x5x5(count: usize, stones: std::ops::RangeInclusive<usize>, seed: u64) {
-    let tables = Tables::new(Geometry::new(5, 5, 5).unwrap());
+    let tables = Tables::new(Geometry::new(5, 5, 5).expect("5x5 k=5 is a board"));
     let mut oracle = Oracle::new(5, 5, 5);
-    let mut searcher = Searcher::new(16).unwrap();
+    let mut searcher = Searcher::new(16).expect("a 16 MB table");
     let mut rng = StdRng::seed_from_u64(seed);
     let mut checked = 0;
     let mut decisive = 0;
     while checked < count {
-        let mut pos = Position::new(Arc::clone(&tables));
         let stones = rng.random_range(stones.clone());
-        for _ in 0..stones {
-            if pos.outcome().is_some() {
-                break;
-            }
-            let e: Vec<_> = pos.empty().iter().collect();
-            pos.make(e[rng.random_range(0..e.len())]);
-        }
-        if pos.outcome().is_some() {
+        let Some(pos) = random_position(&tables, stones, &mut rng) else {
             continue;
-        }
-        let mut cells: Vec<u8> = (0..25)
-            .map(|sq| pos.at(sq).map_or(0, |p| p.index() as u8 + 1))
-            .collect();
-        let to_move = pos.side_to_move().index() as u8 + 1;
-        let truth = oracle.value(&mut cells, to_move);
-        searcher.clear();
-        let control = Control {
-            stop: Arc::new(AtomicBool::new(false)),
-            start: Instant::now(),
         };
-        let settings = Settings {
-            eval: EvalKind::default(),
-            random_tie_break: true,
-        };
-        let r = searcher.search(
-            &pos,
-            &Limits::default(),
-            settings,
-            &control,
-            &mut rng,
-            &mut |_| {},
-        );
-        assert_eq!(r.value, as_engine_value(truth), "{pos:?}");
-        let best = r.best.unwrap();
-        assert_eq!(
-            oracle.value_of_move(&mut cells, to_move, best),
-            truth,
-            "move {} in {pos:?}",
-            pos.geometry().name(best)
-        );
+        let (truth, _) = check_with_oracle(&mut oracle, &mut searcher, &mut rng, &pos, None);
         if truth != 0 {
             decisive += 1;
         }
@@ -126,18 +93,4 @@ fn sample_5x5x5(count: usize, stones: std::ops::RangeInclusive<usize>, seed: u64
     }
     // The sample must hold wins and losses, not only draws, to test distances.
     assert!(decisive >= count / 20, "only {decisive} decisive positions");
-}
-
-/// 300 middle-game positions late enough for the oracle to solve quickly.
-#[test]
-fn sample_of_5x5x5_middle_games() {
-    sample_5x5x5(300, 12..=16, 555);
-}
-
-/// The full range: 300 positions of 10 to 16 stones. The oracle needs about five
-/// minutes for the early ones: cargo test --release --test solve -- --ignored
-#[test]
-#[ignore = "slow oracle: cargo test --release --test solve -- --ignored"]
-fn sample_of_5x5x5_positions_from_10_stones() {
-    sample_5x5x5(300, 10..=16, 5510);
 }

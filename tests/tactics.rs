@@ -1,125 +1,179 @@
-//! Forced moves and threats on the 15x15 gomoku board (k=5), through the real binary under
-//! `go movetime 100`: the engine takes a win in one, blocks the opponent's four, stops an open
-//! three before it becomes an open four, finds a forced win by fours, and knows a lost
-//! position when it sees one; under the exact rule, it wins with exactly five, never six, and
-//! blocks only the fours that can make exactly five.
+//! Tactics as data: every line of fixtures/tactics.txt is a test. Each starts the real
+//! binary, sets the game up, searches the position to the line's fixed limit, and checks the
+//! best move and the score against the line's answer (see the file's header for the fields).
 
 mod common;
 
 use common::transcript::Engine;
+use common::{read_repo_file, run_trials};
+use libtest_mimic::{Failed, Trial};
 
-/// Plays `moves` on 15x15 k=5, searches for 100 ms, and returns (score tokens, bestmove).
-fn think(e: &mut Engine, moves: &str) -> (String, String) {
-    e.send(&format!("position startpos moves {moves}"));
-    e.send("go movetime 100");
-    let (lines, best) = e.recv_bestmove();
-    let score = lines
+const FIXTURE: &str = "fixtures/tactics.txt";
+
+/// One line of the fixture.
+struct Case {
+    name: String,
+    /// `columns rows k`, as `newgame` takes them.
+    board: String,
+    exact: bool,
+    position: String,
+    go: String,
+    /// Empty: any move.
+    moves: Vec<String>,
+    score: Score,
+    /// The two answer fields as written, for failure messages.
+    answer: String,
+}
+
+/// What the score of the search's last `info` line must be.
+enum Score {
+    Any,
+    Is(Pattern),
+    Not(Pattern),
+}
+
+enum Pattern {
+    Mate(i32, i32),
+    Draw,
+    Cp,
+}
+
+impl Pattern {
+    fn parse(text: &str) -> Result<Pattern, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let number = |s: &str| s.parse::<i32>().map_err(|_| format!("bad number '{s}'"));
+        match words.as_slice() {
+            ["draw"] => Ok(Pattern::Draw),
+            ["cp"] => Ok(Pattern::Cp),
+            ["mate", n] => match n.split_once("..") {
+                Some((a, b)) => Ok(Pattern::Mate(number(a)?, number(b)?)),
+                None => Ok(Pattern::Mate(number(n)?, number(n)?)),
+            },
+            _ => Err(format!("unknown score '{text}'")),
+        }
+    }
+
+    /// `score` is the text after `score` in an info line: `mate 3`, `cp -40`, `draw`.
+    fn matches(&self, score: &str) -> bool {
+        let words: Vec<&str> = score.split_whitespace().collect();
+        match (self, words.as_slice()) {
+            (Pattern::Draw, ["draw"]) => true,
+            (Pattern::Cp, ["cp", _]) => true,
+            (Pattern::Mate(a, b), ["mate", n]) => n.parse().is_ok_and(|n| (*a..=*b).contains(&n)),
+            _ => false,
+        }
+    }
+}
+
+impl Score {
+    fn parse(text: &str) -> Result<Score, String> {
+        match text.strip_prefix("not ") {
+            _ if text == "*" => Ok(Score::Any),
+            Some(rest) => Pattern::parse(rest).map(Score::Not),
+            None => Pattern::parse(text).map(Score::Is),
+        }
+    }
+
+    fn matches(&self, score: &str) -> bool {
+        match self {
+            Score::Any => true,
+            Score::Is(p) => p.matches(score),
+            Score::Not(p) => !p.matches(score),
+        }
+    }
+}
+
+impl Case {
+    /// `name | game | position | go | bestmove | score`.
+    fn parse(line: &str) -> Result<Case, String> {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [name, game, position, go, moves, score] = fields[..] else {
+            return Err(format!("{} fields, not 6", fields.len()));
+        };
+        let mut game: Vec<&str> = game.split_whitespace().collect();
+        let exact = match game.last() {
+            Some(&"exact") => true,
+            Some(&"freestyle") => false,
+            _ => {
+                game.push("freestyle");
+                false
+            }
+        };
+        game.pop();
+        if game.len() != 3 || !position.starts_with("position ") {
+            return Err("the game is columns rows k [rule]; the position a `position`".into());
+        }
+        if !(go.starts_with("go depth ") || go.starts_with("go nodes ")) {
+            return Err(format!(
+                "'{go}': only `go depth` and `go nodes` are deterministic"
+            ));
+        }
+        Ok(Case {
+            name: name.to_string(),
+            board: game.join(" "),
+            exact,
+            position: position.to_string(),
+            go: go.to_string(),
+            moves: match moves {
+                "*" => Vec::new(),
+                _ => moves.split_whitespace().map(str::to_string).collect(),
+            },
+            score: Score::parse(score)?,
+            answer: format!("bestmove {moves}, score {score}"),
+        })
+    }
+
+    fn run(&self) -> Result<(), Failed> {
+        let mut e = Engine::start(&[]);
+        if self.exact {
+            e.send("setoption name Rule value exact");
+        }
+        e.send(&format!("newgame {}", self.board));
+        e.send(&self.position);
+        e.send(&self.go);
+        let (lines, best) = e.recv_bestmove();
+        let score = last_score(&lines);
+        let move_ok = self.moves.is_empty() || self.moves.contains(&best);
+        if move_ok && self.score.matches(&score) {
+            Ok(())
+        } else {
+            Err(format!(
+                "got bestmove {best}, score {score}; {FIXTURE} wants {}",
+                self.answer
+            )
+            .into())
+        }
+    }
+}
+
+/// The score of the last `info` line that has one: `mate 1`, `cp 30`, `draw`.
+fn last_score(lines: &[String]) -> String {
+    lines
         .iter()
         .rev()
         .find_map(|l| {
-            let t: Vec<&str> = l.split_whitespace().collect();
-            t.iter().position(|&w| w == "score").map(|i| {
-                if t[i + 1] == "draw" {
-                    "draw".to_string()
-                } else {
-                    format!("{} {}", t[i + 1], t[i + 2])
-                }
-            })
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let i = words.iter().position(|&w| w == "score")?;
+            let end = if words.get(i + 1) == Some(&"draw") {
+                i + 2
+            } else {
+                i + 3
+            };
+            Some(words.get(i + 1..end)?.join(" "))
         })
-        .unwrap_or_default();
-    (score, best)
+        .unwrap_or_default()
 }
 
-fn engine() -> Engine {
-    let mut e = Engine::start(&[]);
-    e.send("newgame 15 15 5");
-    e
-}
-
-#[test]
-fn takes_a_win_in_one() {
-    let mut e = engine();
-    // x: h8 h9 h10 h11 (open four); o scattered. x to move.
-    let (score, best) = think(&mut e, "h8 a1 h9 a3 h10 a5 h11 a7");
-    assert_eq!(score, "mate 1");
-    assert!(best == "h7" || best == "h12", "{best}");
-    // Only one end open: the other is blocked by o.
-    let (score, best) = think(&mut e, "h8 h7 h9 a3 h10 a5 h11 a7");
-    assert_eq!((score.as_str(), best.as_str()), ("mate 1", "h12"));
-    // A broken four: the gap wins.
-    let (score, best) = think(&mut e, "h8 a1 h9 a3 h11 a5 h12 a7");
-    assert_eq!((score.as_str(), best.as_str()), ("mate 1", "h10"));
-}
-
-#[test]
-fn blocks_a_four() {
-    let mut e = engine();
-    // x has d4 e5 f6 g7 on a diagonal, c3 is o's: o must take h8.
-    let (_, best) = think(&mut e, "d4 c3 e5 a9 f6 a11 g7");
-    assert_eq!(best, "h8");
-    // x has a broken four b2 c2 e2 f2: o must take d2.
-    let (_, best) = think(&mut e, "b2 o15 c2 o13 e2 o11 f2");
-    assert_eq!(best, "d2");
-}
-
-#[test]
-fn stops_an_open_three() {
-    let mut e = engine();
-    // o has e5 f5 g5 open at both ends (d5, h5 and beyond empty); x, to move, has nothing
-    // that threatens: it must close one end, or o makes an open four.
-    let (_, best) = think(&mut e, "a15 e5 o15 f5 a13 g5");
-    assert!(best == "d5" || best == "h5", "{best}");
-}
-
-#[test]
-fn finds_a_forced_win_by_fours() {
-    let mut e = engine();
-    // x: h8 h9 h10 (open three) and i8 j8 on rank 8 with k8 taken by o; x to move wins by
-    // making an open four on the h-file.
-    let (score, best) = think(&mut e, "h8 a1 i8 a3 j8 k8 h10 a5 h9 a7");
-    assert!(score.starts_with("mate "), "{score}");
-    let n: i32 = score[5..].parse().unwrap();
-    assert!((1..=4).contains(&n), "{score}");
-    assert!(!best.is_empty());
-}
-
-#[test]
-fn knows_an_open_four_is_lost() {
-    let mut e = engine();
-    // x has an open four h8-h11; o to move cannot stop both ends.
-    let (score, _) = think(&mut e, "h8 a1 h9 a3 h10 a5 h11");
-    assert_eq!(score, "mate -1");
-}
-
-/// 15x15 under the exact rule (`Rule exact`): only exactly five wins.
-fn exact_engine() -> Engine {
-    let mut e = Engine::start(&[]);
-    e.send("setoption name Rule value exact");
-    e.send("newgame 15 15 5");
-    e
-}
-
-#[test]
-fn exact_five_takes_the_five_and_not_the_six() {
-    // x: b8 d8 e8 f8 g8. c8 would make six in a row (no win under the exact rule); h8 makes
-    // exactly five (c8 stays empty).
-    let moves = "b8 a1 d8 a3 e8 a5 f8 a7 g8 a9";
-    let (score, best) = think(&mut exact_engine(), moves);
-    assert_eq!((score.as_str(), best.as_str()), ("mate 1", "h8"));
-    // Freestyle: both win.
-    let (score, best) = think(&mut engine(), moves);
-    assert_eq!(score, "mate 1");
-    assert!(best == "c8" || best == "h8", "{best}");
-}
-
-#[test]
-fn exact_five_blocks_only_real_fours() {
-    // o to move; x: b8 d8 e8 f8 g8. Under the exact rule x's only winning square is h8 (c8
-    // makes six): o must take it. Under freestyle x wins at c8 or h8: o is lost.
-    let moves = "b8 a1 d8 a3 e8 a5 f8 a7 g8";
-    let (score, best) = think(&mut exact_engine(), moves);
-    assert_eq!(best, "h8");
-    assert_ne!(score, "mate -1");
-    let (score, _) = think(&mut engine(), moves);
-    assert_eq!(score, "mate -1");
+fn main() {
+    let text = read_repo_file(FIXTURE);
+    let mut trials = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let case = Case::parse(line).unwrap_or_else(|e| panic!("{FIXTURE}:{}: {e}", i + 1));
+        trials.push(Trial::test(case.name.clone(), move || case.run()));
+    }
+    assert!(trials.len() >= 12, "{FIXTURE} holds every tactic");
+    run_trials(trials)
 }

@@ -1,34 +1,95 @@
-//! Golden transcripts: every file under fixtures/transcripts/ and every ```transcript block
-//! of protocol.md, replayed line for line against the real binary.
+//! Golden transcripts, one test each, replayed line for line against the real binary: every
+//! file under fixtures/transcripts/ (the UCI-style engine) and fixtures/gomocup/ (`kinrow
+//! gomocup`), and every ```transcript and ```gomocup block of protocol.md. The files are found
+//! when the tests run: a new fixture is a new test.
 
 mod common;
 
-use common::transcript::{markdown_blocks, replay};
-use std::path::Path;
+use common::transcript::{markdown_blocks_tagged, replay_with_args};
+use common::{read_repo_file, repo_path, run_trials};
+use libtest_mimic::Trial;
 
-#[test]
-fn fixture_transcripts() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/transcripts");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("fixtures/transcripts exists")
-        .map(|e| e.expect("readable entry").path())
+/// A kind of transcript: where its fixtures live, its fence in protocol.md, the binary's
+/// arguments, and how many of each there are at least (so that a moved file is missed).
+struct Kind {
+    dir: &'static str,
+    fence: &'static str,
+    args: &'static [&'static str],
+    min_files: usize,
+    min_blocks: usize,
+}
+
+const KINDS: &[Kind] = &[
+    Kind {
+        dir: "fixtures/transcripts",
+        fence: "transcript",
+        args: &[],
+        min_files: 19,
+        min_blocks: 10,
+    },
+    Kind {
+        dir: "fixtures/gomocup",
+        fence: "gomocup",
+        args: &["gomocup"],
+        min_files: 9,
+        min_blocks: 6,
+    },
+];
+
+/// A test that replays `text` against the binary started with `args`.
+fn replay_trial(name: String, args: &'static [&'static str], text: String) -> Trial {
+    Trial::test(name.clone(), move || {
+        replay_with_args(args, &name, &text);
+        Ok(())
+    })
+}
+
+/// The `.txt` files of a fixture folder, sorted.
+fn fixture_files(dir: &str) -> Vec<std::path::PathBuf> {
+    let path = repo_path(dir);
+    let entries = std::fs::read_dir(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut files: Vec<_> = entries
+        .map(|e| e.expect("a readable directory entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();
     files.sort();
-    assert!(!files.is_empty());
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("readable transcript");
-        replay(&f.display().to_string(), &text);
-    }
+    files
 }
 
-#[test]
-fn protocol_md_examples() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
-    let text = std::fs::read_to_string(&path).expect("protocol.md exists");
-    let blocks = markdown_blocks(&text);
-    assert!(blocks.len() >= 10, "protocol.md has its examples");
-    for (line, block) in blocks {
-        replay(&format!("protocol.md:{line}"), &block);
+fn main() {
+    let protocol = read_repo_file("protocol.md");
+    let mut trials = Vec::new();
+    let mut counts = Vec::new();
+    for kind in KINDS {
+        let files = fixture_files(kind.dir);
+        let blocks = markdown_blocks_tagged(&protocol, kind.fence);
+        counts.push((kind, files.len(), blocks.len()));
+        for file in files {
+            let name = file
+                .strip_prefix(repo_path(""))
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            let text = read_repo_file(&name);
+            trials.push(replay_trial(name, kind.args, text));
+        }
+        for (line, block) in blocks {
+            let name = format!("protocol.md:{line} ({})", kind.fence);
+            trials.push(replay_trial(name, kind.args, block));
+        }
     }
+    trials.push(Trial::test("every transcript is found", move || {
+        for (kind, files, blocks) in &counts {
+            if *files < kind.min_files || *blocks < kind.min_blocks {
+                return Err(format!(
+                    "{} has {files} transcripts (at least {} expected), protocol.md {blocks} \
+                     ```{} blocks (at least {})",
+                    kind.dir, kind.min_files, kind.fence, kind.min_blocks
+                )
+                .into());
+            }
+        }
+        Ok(())
+    }));
+    run_trials(trials)
 }

@@ -5,8 +5,7 @@
 //! leaves room for the reply to travel through a pipe on a loaded machine.
 
 use crate::search::Limits;
-use crate::search::time::{Clock, budget};
-use std::time::Duration;
+use crate::search::time::{Clock, Deadlines, budget, turn};
 
 /// `timeout_turn` until the manager says otherwise: the protocol gives no default, so this is
 /// the one in Petr Lastovicka's reference brain skeleton (`pisqpipe`), 30 s.
@@ -92,45 +91,32 @@ impl TimeControl {
     /// The search limits for a move, with `own_moves_left` the most moves kinrow can still
     /// make in this game.
     ///
-    /// - `timeout_turn` T > 0: a hard deadline of [`turn_deadline`]`(T)`, and no new iteration
-    ///   after half of it (the next one would rarely finish in the other half).
+    /// - `timeout_turn` T > 0: [`turn`]`(T)`: a hard deadline a margin before T, and no new
+    ///   iteration after half of it.
     /// - `timeout_turn` 0: a one-ply search.
     /// - A game limit: [`budget`] of the remaining time (a thirtieth of it, or less as the
     ///   board fills, with at most three quarters of it as the hard deadline).
     ///
-    /// The tighter of the turn and the game limit wins.
+    /// The tighter of the turn and the game limit wins, deadline by deadline.
     pub fn limits(&self, own_moves_left: u32) -> Limits {
-        let mut deadlines: Vec<(Duration, Duration)> = Vec::new();
-        if self.timeout_turn > 0 {
-            let hard = turn_deadline(self.timeout_turn);
-            deadlines.push((hard / 2, hard));
-        }
-        if let Some(remaining) = self.match_remaining() {
-            deadlines.push(budget(
-                Clock {
-                    remaining_ms: remaining,
-                    increment_ms: 0,
-                    moves_to_go: None,
-                },
-                own_moves_left,
-            ));
-        }
-        Limits {
+        let per_turn = (self.timeout_turn > 0).then(|| turn(self.timeout_turn));
+        let per_game = self.match_remaining().map(|remaining_ms| {
+            let clock = Clock {
+                remaining_ms,
+                increment_ms: 0,
+                moves_to_go: None,
+            };
+            budget(clock, own_moves_left)
+        });
+        let limits = Limits {
             depth: (self.timeout_turn == 0).then_some(1),
-            nodes: None,
-            soft_time: deadlines.iter().map(|d| d.0).min(),
-            hard_time: deadlines.iter().map(|d| d.1).min(),
-        }
+            ..Limits::default()
+        };
+        Deadlines::apply(
+            Deadlines::tightest(per_turn.into_iter().chain(per_game)),
+            limits,
+        )
     }
-}
-
-/// The hard deadline for a move under `timeout_turn` = `ms`: 20 ms plus 15% of the limit
-/// (that part at most 2 s) earlier. The search itself stops within a few ms of its deadline;
-/// the rest is for the reply to be scheduled, written and read on a busy machine, where a
-/// thread can wait tens of milliseconds.
-pub fn turn_deadline(ms: u64) -> Duration {
-    let margin = 20 + (ms.saturating_mul(15) / 100).min(2_000);
-    Duration::from_millis(ms.saturating_sub(margin).max(1))
 }
 
 /// The table size in MB for `max_memory` bytes (0 = no limit): half of what is left after
@@ -155,24 +141,11 @@ pub fn too_little_memory(max_memory: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::time::turn_deadline;
+    use std::time::Duration;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
-    }
-
-    #[test]
-    fn turn_deadlines() {
-        assert_eq!(turn_deadline(1), ms(1));
-        assert_eq!(turn_deadline(20), ms(1));
-        assert_eq!(turn_deadline(100), ms(65));
-        assert_eq!(turn_deadline(200), ms(150));
-        assert_eq!(turn_deadline(1_000), ms(830));
-        assert_eq!(turn_deadline(5_000), ms(4_230));
-        assert_eq!(turn_deadline(30_000), ms(27_980));
-        assert!(turn_deadline(u64::MAX) > ms(1));
-        for t in [1, 10, 50, 100, 200, 333, 1000, 30_000, 1 << 40] {
-            assert!(turn_deadline(t) < ms(t) || t <= 1, "{t}");
-        }
     }
 
     #[test]

@@ -15,13 +15,9 @@
 //! ```
 
 use super::command::SquareText;
-use super::parse::move_square;
+use super::lexical::{Tokens, move_square};
 use super::reply::Score;
-use crate::text::{excerpt, signed};
-use nom::Parser;
-use nom::branch::alt;
-use nom::character::complete::digit1;
-use nom::combinator::all_consuming;
+use crate::text::{excerpt, signed, whole};
 use std::fmt;
 
 /// What an engine said, parsed.
@@ -130,22 +126,34 @@ impl fmt::Display for ReplyError {
 
 impl std::error::Error for ReplyError {}
 
-/// A whole token as a square, if it is one.
+/// A whole token as a square, if it is one: the same syntax as in commands, drop form
+/// included.
 fn whole_square(token: &str) -> Option<SquareText> {
-    // The same square syntax as in commands, drop form included.
-    all_consuming(move_square)
-        .parse(token)
-        .ok()
-        .map(|(_, square)| square)
+    whole(move_square, token)
 }
 
-/// A whole token as a number of type `T`.
-fn number<T: std::str::FromStr>(token: Option<&str>) -> Option<T> {
-    let token = token?;
-    all_consuming(alt((signed, digit1)))
-        .parse(token)
-        .ok()
-        .and_then(|(_, digits)| digits.parse().ok())
+/// `keyword: expected <expected>, got <got>`.
+fn expected(reply: &'static str, expected: &'static str, got: Option<&str>) -> ReplyError {
+    ReplyError::Expected {
+        reply,
+        expected,
+        got: got.map(excerpt),
+    }
+}
+
+/// The next token as a number of type `T`, for the `info` field `field`.
+fn number<T: std::str::FromStr>(
+    field: &'static str,
+    tokens: &mut Tokens<'_>,
+) -> Result<T, ReplyError> {
+    let token = tokens.next();
+    token
+        .and_then(|token| whole(signed, token))
+        .and_then(|digits| digits.parse().ok())
+        .ok_or_else(|| ReplyError::BadNumber {
+            field,
+            got: token.map(excerpt),
+        })
 }
 
 /// Parses one line an engine wrote.
@@ -157,66 +165,40 @@ fn number<T: std::str::FromStr>(token: Option<&str>) -> Option<T> {
 /// A [`ReplyError`]: [`ReplyError::Unknown`] for a first word that is no reply (which a
 /// referee should ignore), the others for a known reply that is malformed.
 pub fn parse_reply(line: &str) -> Result<Option<EngineReply>, ReplyError> {
-    let line = line.trim_end_matches(['\r', '\n']);
-    let mut tokens = line.split([' ', '\t']).filter(|t| !t.is_empty());
+    let mut tokens = Tokens::new(line.trim_end_matches(['\r', '\n']));
     let Some(keyword) = tokens.next() else {
         return Ok(None);
     };
     let reply = match keyword {
         "uciok" => EngineReply::UciOk,
         "readyok" => EngineReply::ReadyOk,
-        "id" => {
-            let what = tokens.next();
-            let text = rest_after(line, 2);
-            match what {
-                Some("name") => EngineReply::IdName(text),
-                Some("author") => EngineReply::IdAuthor(text),
-                got => {
-                    return Err(ReplyError::Expected {
-                        reply: "id",
-                        expected: "'name' or 'author'",
-                        got: got.map(excerpt),
-                    });
-                }
-            }
-        }
+        "id" => match tokens.next() {
+            Some("name") => EngineReply::IdName(tokens.rest().to_string()),
+            Some("author") => EngineReply::IdAuthor(tokens.rest().to_string()),
+            got => return Err(expected("id", "'name' or 'author'", got)),
+        },
         "option" => {
             match tokens.next() {
                 Some("name") => {}
-                got => {
-                    return Err(ReplyError::Expected {
-                        reply: "option",
-                        expected: "'name'",
-                        got: got.map(excerpt),
-                    });
-                }
+                got => return Err(expected("option", "'name'", got)),
             }
             let name: Vec<&str> = tokens.take_while(|t| *t != "type").collect();
             if name.is_empty() {
-                return Err(ReplyError::Expected {
-                    reply: "option",
-                    expected: "an option name after 'name'",
-                    got: None,
-                });
+                return Err(expected("option", "an option name after 'name'", None));
             }
             EngineReply::OptionName(name.join(" "))
         }
-        "info" => EngineReply::Info(info(line)?),
-        "bestmove" => {
-            let token = tokens.next().ok_or(ReplyError::Expected {
-                reply: "bestmove",
-                expected: "a move",
-                got: None,
-            })?;
-            if token == "(none)" {
-                EngineReply::BestMove(None)
-            } else {
+        "info" => EngineReply::Info(info(tokens)?),
+        "bestmove" => match tokens.next() {
+            None => return Err(expected("bestmove", "a move", None)),
+            Some("(none)") => EngineReply::BestMove(None),
+            Some(token) => {
                 let square = whole_square(token).ok_or_else(|| ReplyError::BadMove {
                     text: excerpt(token),
                 })?;
                 EngineReply::BestMove(Some(square))
             }
-        }
+        },
         word => {
             return Err(ReplyError::Unknown {
                 word: excerpt(word),
@@ -226,278 +208,50 @@ pub fn parse_reply(line: &str) -> Result<Option<EngineReply>, ReplyError> {
     Ok(Some(reply))
 }
 
-/// The text after the first `skip` tokens of `line`, with its inner spacing kept.
-fn rest_after(line: &str, skip: usize) -> String {
-    let mut rest = line.trim_start_matches([' ', '\t']);
-    for _ in 0..skip {
-        let end = rest.find([' ', '\t']).unwrap_or(rest.len());
-        rest = rest[end..].trim_start_matches([' ', '\t']);
-    }
-    rest.trim_end_matches([' ', '\t']).to_string()
-}
-
 /// `info = "info" (field | "string" any*)*`; unknown fields are skipped one token at a time,
 /// since UCI lets engines add their own.
-fn info(line: &str) -> Result<EngineInfo, ReplyError> {
+fn info(mut tokens: Tokens<'_>) -> Result<EngineInfo, ReplyError> {
     let mut out = EngineInfo::default();
-    let tokens: Vec<&str> = line.split([' ', '\t']).filter(|t| !t.is_empty()).collect();
-    let mut i = 1;
-    while i < tokens.len() {
-        let key = tokens[i];
-        let value = tokens.get(i + 1).copied();
-        let bad = |field: &'static str| ReplyError::BadNumber {
-            field,
-            got: value.map(excerpt),
-        };
-        i += 2;
+    while let Some(key) = tokens.next() {
+        let t = &mut tokens;
         match key {
-            "depth" => out.depth = Some(number(value).ok_or_else(|| bad("depth"))?),
-            "seldepth" => out.seldepth = Some(number(value).ok_or_else(|| bad("seldepth"))?),
-            "nodes" => out.nodes = Some(number(value).ok_or_else(|| bad("nodes"))?),
-            "nps" => out.nps = Some(number(value).ok_or_else(|| bad("nps"))?),
-            "time" => out.time_ms = Some(number(value).ok_or_else(|| bad("time"))?),
-            "hashfull" => out.hashfull = Some(number(value).ok_or_else(|| bad("hashfull"))?),
+            "depth" => out.depth = Some(number("depth", t)?),
+            "seldepth" => out.seldepth = Some(number("seldepth", t)?),
+            "nodes" => out.nodes = Some(number("nodes", t)?),
+            "nps" => out.nps = Some(number("nps", t)?),
+            "time" => out.time_ms = Some(number("time", t)?),
+            "hashfull" => out.hashfull = Some(number("hashfull", t)?),
             "score" => {
-                let score = match value {
+                out.score = Some(match t.next() {
                     Some("draw") => Score::Draw,
-                    Some("cp") => {
-                        i += 1;
-                        Score::Cp(number(tokens.get(i - 1).copied()).ok_or(
-                            ReplyError::BadNumber {
-                                field: "score cp",
-                                got: tokens.get(i - 1).map(|t| excerpt(t)),
-                            },
-                        )?)
-                    }
-                    Some("mate") => {
-                        i += 1;
-                        Score::Mate(number(tokens.get(i - 1).copied()).ok_or(
-                            ReplyError::BadNumber {
-                                field: "score mate",
-                                got: tokens.get(i - 1).map(|t| excerpt(t)),
-                            },
-                        )?)
-                    }
+                    Some("cp") => Score::Cp(number("score cp", t)?),
+                    Some("mate") => Score::Mate(number("score mate", t)?),
                     got => {
-                        return Err(ReplyError::Expected {
-                            reply: "info",
-                            expected: "'cp', 'mate' or 'draw' after 'score'",
-                            got: got.map(excerpt),
-                        });
+                        return Err(expected(
+                            "info",
+                            "'cp', 'mate' or 'draw' after 'score'",
+                            got,
+                        ));
                     }
-                };
-                out.score = Some(score);
-                if matches!(tokens.get(i), Some(&("lowerbound" | "upperbound"))) {
-                    i += 1;
+                });
+                if matches!(t.peek(), Some("lowerbound" | "upperbound")) {
+                    t.next();
                 }
             }
             "pv" => {
-                i -= 1;
-                while let Some(square) = tokens.get(i).and_then(|t| whole_square(t)) {
+                while let Some(square) = t.peek().and_then(whole_square) {
                     out.pv.push(square);
-                    i += 1;
+                    t.next();
                 }
             }
             "string" => {
-                out.string = Some(rest_after(line, i - 1));
+                out.string = Some(t.rest().to_string());
                 break;
             }
             // Unknown fields: skip the keyword alone, since their arity is unknown; a number
             // after it is skipped on the next round as another unknown token.
-            _ => i -= 1,
+            _ => {}
         }
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::{InfoLine, Notation, Reply};
-
-    fn sq(file: u32, rank: u32) -> SquareText {
-        SquareText { file, rank }
-    }
-
-    fn parse(line: &str) -> EngineReply {
-        match parse_reply(line) {
-            Ok(Some(reply)) => reply,
-            other => panic!("{line:?} gave {other:?}"),
-        }
-    }
-
-    fn message(line: &str) -> String {
-        match parse_reply(line) {
-            Err(e) => e.to_string(),
-            other => panic!("{line:?} should fail but gave {other:?}"),
-        }
-    }
-
-    #[test]
-    fn simple_replies() {
-        assert_eq!(parse("uciok"), EngineReply::UciOk);
-        assert_eq!(parse("readyok\r\n"), EngineReply::ReadyOk);
-        assert_eq!(
-            parse("id name kinrow  0.1.0 "),
-            EngineReply::IdName("kinrow  0.1.0".into())
-        );
-        assert_eq!(
-            parse("id author the kinrow developers"),
-            EngineReply::IdAuthor("the kinrow developers".into())
-        );
-        assert_eq!(
-            parse("option name Clear Hash type button"),
-            EngineReply::OptionName("Clear Hash".into())
-        );
-        assert_eq!(parse_reply(" \t "), Ok(None));
-    }
-
-    #[test]
-    fn best_moves() {
-        assert_eq!(parse("bestmove c3"), EngineReply::BestMove(Some(sq(2, 2))));
-        assert_eq!(
-            parse("bestmove P@o15 ponder a1"),
-            EngineReply::BestMove(Some(sq(14, 14)))
-        );
-        assert_eq!(parse("bestmove (none)"), EngineReply::BestMove(None));
-        // Squares off any real board still parse: whether they fit is the referee's call.
-        assert_eq!(
-            parse("bestmove z99"),
-            EngineReply::BestMove(Some(sq(25, 98)))
-        );
-        assert_eq!(
-            message("bestmove"),
-            "bestmove: expected a move, got nothing"
-        );
-        for bad in ["C3", "c0", "3c", "hello", "c3!", "(None)", "\u{7}"] {
-            assert!(
-                matches!(
-                    parse_reply(&format!("bestmove {bad}")),
-                    Err(ReplyError::BadMove { .. })
-                ),
-                "{bad}"
-            );
-        }
-        assert_eq!(
-            message("bestmove x\ty"),
-            "bestmove: 'x' is not a move (expected a square like b2, or (none))"
-        );
-    }
-
-    #[test]
-    fn info_fields() {
-        let EngineReply::Info(info) = parse(
-            "info depth 7 seldepth 9 multipv 1 score mate -3 lowerbound nodes 150 nps 660792 \
-             time 12 hashfull 2 currmove b2 pv a1 b1 b3",
-        ) else {
-            panic!("not info");
-        };
-        assert_eq!(info.depth, Some(7));
-        assert_eq!(info.seldepth, Some(9));
-        assert_eq!(info.score, Some(Score::Mate(-3)));
-        assert_eq!(info.nodes, Some(150));
-        assert_eq!(info.nps, Some(660_792));
-        assert_eq!(info.time_ms, Some(12));
-        assert_eq!(info.hashfull, Some(2));
-        assert_eq!(info.pv, vec![sq(0, 0), sq(1, 0), sq(1, 2)]);
-        assert_eq!(info.string, None);
-        let EngineReply::Info(info) = parse("info string game over:  x has won") else {
-            panic!("not info");
-        };
-        assert_eq!(info.string.as_deref(), Some("game over:  x has won"));
-        let EngineReply::Info(info) = parse("info score draw depth 3") else {
-            panic!("not info");
-        };
-        assert_eq!((info.score, info.depth), (Some(Score::Draw), Some(3)));
-    }
-
-    #[test]
-    fn info_errors() {
-        assert_eq!(
-            message("info depth x"),
-            "info: 'depth' needs a number, got 'x'"
-        );
-        assert_eq!(
-            message("info nodes"),
-            "info: 'nodes' needs a number, got nothing"
-        );
-        assert_eq!(
-            message("info score cp"),
-            "info: 'score cp' needs a number, got nothing"
-        );
-        assert_eq!(
-            message("info score mate 1.5"),
-            "info: 'score mate' needs a number, got '1.5'"
-        );
-        assert_eq!(
-            message("info score 12"),
-            "info: expected 'cp', 'mate' or 'draw' after 'score', got '12'"
-        );
-        assert_eq!(
-            message("info depth -1"),
-            "info: 'depth' needs a number, got '-1'"
-        );
-    }
-
-    #[test]
-    fn unknown_and_malformed_replies() {
-        assert_eq!(message("Bestmove c3"), "unknown reply 'Bestmove'");
-        assert_eq!(
-            message(&"x".repeat(100)),
-            format!("unknown reply '{}...'", "x".repeat(40))
-        );
-        assert_eq!(
-            message("id version 3"),
-            "id: expected 'name' or 'author', got 'version'"
-        );
-        assert_eq!(
-            message("option Hash"),
-            "option: expected 'name', got 'Hash'"
-        );
-        assert_eq!(
-            message("option name type spin"),
-            "option: expected an option name after 'name', got nothing"
-        );
-    }
-
-    /// Every `info` and `bestmove` line the engine can write reads back as what was written.
-    #[test]
-    fn engine_replies_round_trip() {
-        for (score, pv) in [
-            (Score::Cp(-40), vec![sq(3, 4), sq(0, 14)]),
-            (Score::Mate(2), vec![sq(1, 1)]),
-            (Score::Draw, vec![]),
-        ] {
-            for notation in [Notation::Plain, Notation::Drop] {
-                let line = InfoLine {
-                    depth: 7,
-                    seldepth: 9,
-                    score,
-                    nodes: u64::MAX,
-                    nps: 678_900,
-                    time_ms: 18,
-                    hashfull: 1000,
-                    pv: pv.clone(),
-                };
-                let text = Reply::Info(line, notation).to_string();
-                assert_eq!(
-                    parse(&text),
-                    EngineReply::Info(EngineInfo {
-                        depth: Some(7),
-                        seldepth: Some(9),
-                        score: Some(score),
-                        nodes: Some(u64::MAX),
-                        nps: Some(678_900),
-                        time_ms: Some(18),
-                        hashfull: Some(1000),
-                        pv: pv.clone(),
-                        string: None,
-                    }),
-                    "{text}"
-                );
-                let best = Reply::BestMove(pv.first().copied(), notation).to_string();
-                assert_eq!(parse(&best), EngineReply::BestMove(pv.first().copied()));
-            }
-        }
-    }
 }

@@ -1,5 +1,22 @@
-//! The line protocol as a pure library: typed commands parsed from text (with nom) and typed
-//! replies formatted to text. Nothing here reads or writes a stream; the session does the I/O.
+//! The line protocol as a pure library, both ways: typed commands parsed from text (with
+//! nom, [`parse_line`]) and formatted back to their canonical text (`Display`, for referees
+//! and GUIs); typed replies formatted to text ([`Reply`]) and an engine's lines parsed back
+//! ([`parse_reply`]). Nothing here reads or writes a stream; the front ends do the I/O.
+//!
+//! ```
+//! use kinrow::protocol::{Command, PositionSpec, SquareText, StartSpec, parse_line};
+//! let position = Command::Position(PositionSpec {
+//!     start: StartSpec::StartPos,
+//!     moves: vec![SquareText { file: 1, rank: 1 }],
+//! });
+//! assert_eq!(position.to_string(), "position startpos moves b2");
+//! assert_eq!(parse_line("position startpos moves P@b2"), Ok(Some(position)));
+//! ```
+//!
+//! Rooms: `command` (the command types), `parse` (a line; small commands), `position` and
+//! `go` (their grammars), `lexical` (tokens, squares, numbers), `error` (parse errors),
+//! `format` (commands to text), `reply` (replies to text), `engine_reply` (an engine's lines,
+//! as a referee reads them).
 //!
 //! Parsing checks syntax only. Whether a syntactically valid command makes sense in the
 //! current state (a square on this board, a legal move, an option value in range) is decided
@@ -7,11 +24,16 @@
 
 mod command;
 mod engine_reply;
+mod error;
 mod format;
+mod go;
+mod lexical;
 mod parse;
+mod position;
 mod reply;
 
 pub use command::{CellText, Command, GoParams, PositionSpec, Side, SquareText, StartSpec};
 pub use engine_reply::{EngineInfo, EngineReply, ReplyError, parse_reply};
-pub use parse::{BoardProblem, ParseError, ParseErrorKind, parse_line};
+pub use error::{BoardProblem, ParseError, ParseErrorKind};
+pub use parse::parse_line;
 pub use reply::{InfoLine, Notation, OptionKind, OptionSpec, Reply, Score};

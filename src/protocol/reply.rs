@@ -225,25 +225,23 @@ mod tests {
 
     #[test]
     fn simple_replies() {
-        assert_eq!(
-            Reply::IdName("kinrow 0.1.0".into()).to_string(),
-            "id name kinrow 0.1.0"
-        );
-        assert_eq!(
-            Reply::IdAuthor("A. Person".into()).to_string(),
-            "id author A. Person"
-        );
-        assert_eq!(Reply::UciOk.to_string(), "uciok");
-        assert_eq!(Reply::ReadyOk.to_string(), "readyok");
-        assert_eq!(
-            Reply::InfoString("hash cleared".into()).to_string(),
-            "info string hash cleared"
-        );
-        assert_eq!(
-            Reply::Error("go: duplicate 'depth'".into()).to_string(),
-            "info string error: go: duplicate 'depth'"
-        );
-        assert_eq!(Reply::Text(" x . o".into()).to_string(), " x . o");
+        for (reply, text) in [
+            (Reply::IdName("kinrow 0.1.0".into()), "id name kinrow 0.1.0"),
+            (Reply::IdAuthor("A. Person".into()), "id author A. Person"),
+            (Reply::UciOk, "uciok"),
+            (Reply::ReadyOk, "readyok"),
+            (
+                Reply::InfoString("hash cleared".into()),
+                "info string hash cleared",
+            ),
+            (
+                Reply::Error("go: duplicate 'depth'".into()),
+                "info string error: go: duplicate 'depth'",
+            ),
+            (Reply::Text(" x . o".into()), " x . o"),
+        ] {
+            assert_eq!(reply.to_string(), text);
+        }
     }
 
     #[test]

@@ -1,81 +1,71 @@
-//! Work that runs on a worker thread while the session keeps answering: search, perft, bench.
+//! Work that runs on the engine's worker thread while the session keeps answering: search,
+//! perft, bench, solve; and the text each reports.
 
-use super::{Event, square_text};
+use super::Event;
+use super::position::square_text;
 use crate::bench;
+use crate::engine::{JobError, Search};
 use crate::protocol::{InfoLine, Notation, Reply, Score};
 use crate::rules::{Position, perft};
-use crate::search::{Control, Iteration, Limits, Searcher, Settings, Value};
-use rand::rngs::StdRng;
+use crate::search::{Iteration, Searcher, Value};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;
-use std::thread::JoinHandle;
 use std::time::Instant;
 
 /// A piece of background work.
 pub enum Job {
+    /// `go`.
     Search {
-        position: Position,
-        limits: Limits,
-        settings: Settings,
-        rng: Box<StdRng>,
-        start: Instant,
+        /// The search itself.
+        search: Box<Search>,
         /// How squares are written.
         notation: Notation,
         /// Proven draws as `cp 0` (UCI forms only) rather than `draw`.
         uci_scores: bool,
     },
+    /// `perft`.
     Perft {
-        position: Position,
+        /// Where to count from (boxed: a position is large beside the other jobs).
+        position: Box<Position>,
+        /// How deep.
         depth: u32,
     },
+    /// `bench`.
     Bench,
+    /// `solve`.
     Solve,
 }
 
-/// What a finished job hands back: the searcher, and its last lines.
-pub struct JobEnd {
-    pub searcher: Box<Searcher>,
-    pub replies: Vec<Reply>,
-}
-
-/// Starts `job` on its own thread. It sends [`Event::Output`] as it goes and exactly one
-/// [`Event::Done`] at the end, even if the job panics (the searcher then comes back cleared).
-pub fn spawn(
-    job: Job,
-    searcher: Box<Searcher>,
-    stop: Arc<AtomicBool>,
-    events: Sender<Event>,
-) -> JoinHandle<()> {
-    std::thread::spawn(move || {
-        let mut searcher = searcher;
-        let out = events.clone();
-        let owed_bestmove = match &job {
+impl Job {
+    /// The notation of the `bestmove` this job owes, if it is a search: a `go` gets its
+    /// `bestmove` whatever happens.
+    pub fn owed_bestmove(&self) -> Option<Notation> {
+        match self {
             Job::Search { notation, .. } => Some(*notation),
             _ => None,
-        };
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run(job, &mut searcher, &stop, &out)
-        }));
-        let replies = match outcome {
-            Ok(replies) => replies,
-            Err(_) => {
-                searcher.clear();
-                let mut r = vec![Reply::Error(
-                    "internal error in the running job; its results were discarded".into(),
-                )];
-                // A go is still owed its bestmove.
-                if let Some(notation) = owed_bestmove {
-                    r.push(Reply::BestMove(None, notation));
-                }
-                r
-            }
-        };
-        let _ = events.send(Event::Done(JobEnd { searcher, replies }));
-    })
+        }
+    }
 }
 
-fn run(
+/// The last replies of a job that gave no result: an error, and the `bestmove` still owed.
+pub fn failure(error: &JobError, owed_bestmove: Option<Notation>) -> Vec<Reply> {
+    let text = match error {
+        JobError::Panicked(_) => {
+            "internal error in the running job; its results were discarded".to_string()
+        }
+        JobError::Spawn(e) => format!("the job could not be started: {e}"),
+    };
+    let mut replies = vec![Reply::Error(text)];
+    if let Some(notation) = owed_bestmove {
+        replies.push(Reply::BestMove(None, notation));
+    }
+    replies
+}
+
+/// Runs `job`, sending its progress on `out` as [`Event::Output`], and returns its last
+/// replies.
+pub fn run(
     job: Job,
     searcher: &mut Searcher,
     stop: &Arc<AtomicBool>,
@@ -83,31 +73,16 @@ fn run(
 ) -> Vec<Reply> {
     match job {
         Job::Search {
-            position,
-            limits,
-            settings,
-            mut rng,
-            start,
+            search,
             notation,
             uci_scores,
         } => {
-            let geometry = position.geometry();
-            let control = Control {
-                stop: Arc::clone(stop),
-                start,
-            };
+            let geometry = search.position.geometry();
             let mut report = |it: &Iteration| {
                 let line = info_line(it, |sq| square_text(geometry, sq), uci_scores);
                 let _ = out.send(Event::Output(Reply::Info(line, notation)));
             };
-            let result = searcher.search(
-                &position,
-                &limits,
-                settings,
-                &control,
-                &mut rng,
-                &mut report,
-            );
+            let result = search.run(searcher, stop, &mut report);
             vec![Reply::BestMove(
                 result.best.map(|sq| square_text(geometry, sq)),
                 notation,
@@ -156,7 +131,7 @@ fn run(
         Job::Solve => {
             let (mut proven, mut total) = (0, 0);
             let mut each = |line: &bench::SolveLine| {
-                let g = line.geometry;
+                let g = line.game.geometry;
                 let best = line.best.map_or("(none)".to_string(), |sq| g.name(sq));
                 total += 1;
                 if line.value.is_proven() {
@@ -164,14 +139,15 @@ fn run(
                 }
                 // Milliseconds with three decimals: the small games take microseconds.
                 let _ = out.send(Event::Output(Reply::Text(format!(
-                    "solve {}x{} k={} {} bestmove {best} depth {} nodes {} time {:.3}",
+                    "solve {}x{} k={} {} bestmove {best} depth {} nodes {} time {:.3}{}",
                     g.columns(),
                     g.rows(),
                     g.k(),
                     describe(line.value),
                     line.depth,
                     line.nodes,
-                    line.elapsed.as_secs_f64() * 1000.0
+                    line.elapsed.as_secs_f64() * 1000.0,
+                    line.verdict()
                 ))));
             };
             match bench::solve(stop, &mut each) {

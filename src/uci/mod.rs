@@ -11,28 +11,33 @@
 //! queue has started by then).
 
 mod job;
+mod limits;
 mod options;
+mod position;
 mod show;
 
-use crate::io::{Input, MAX_LINE_BYTES, spawn_stdin_reader};
+pub use limits::limits_for;
 pub use options::{Change, OptionError, Options, Variant};
+pub use position::{PositionError, build_position, square_text};
 
-use crate::protocol::{self, Command, GoParams, PositionSpec, Reply, SquareText};
-use crate::rules::{Geometry, Outcome, Player, Position, Square, Tables};
-use crate::search::{Limits, Searcher, time};
-use job::{Job, JobEnd};
+use crate::engine::{Engine, Search};
+use crate::io::{Flow, Input, MAX_LINE_BYTES, Output, log_received, spawn_stdin_reader};
+use crate::protocol::{self, Command, GoParams, PositionSpec, Reply};
+use crate::rules::{Geometry, Outcome, Position, Tables};
+use crate::search::{Searcher, TableSizeError};
+use job::Job;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::VecDeque;
 use std::io::Write;
+use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The engine's name and author, as `uci` reports them.
 pub const NAME: &str = concat!("kinrow ", env!("CARGO_PKG_VERSION"));
+/// The engine's author, as `uci` reports it.
 pub const AUTHOR: &str = "the kinrow developers";
 
 /// How many commands may wait behind a running job; more are refused, so that memory stays
@@ -45,62 +50,48 @@ pub enum Event {
     Input(Input),
     /// A reply produced by the running job.
     Output(Reply),
-    /// The running job has ended.
-    Done(JobEnd),
-}
-
-/// What the engine is doing.
-enum State {
-    /// Waiting for commands; the searcher (table, history) is here between searches.
-    Idle(Box<Searcher>),
-    /// A search, perft or bench runs on a worker thread, which owns the searcher meanwhile.
-    Busy {
-        stop: Arc<AtomicBool>,
-        /// The worker thread; `None` only while it is being started.
-        handle: Option<JoinHandle<()>>,
-    },
-}
-
-/// Whether the session goes on after an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    Continue,
-    Quit,
+    /// The running job has ended with these last replies.
+    Done(Vec<Reply>),
 }
 
 /// The engine state machine.
 pub struct Session<W: Write> {
-    out: W,
+    out: Output<W>,
     events: Sender<Event>,
-    state: State,
+    /// The searcher and the job running on it, if any.
+    engine: Engine,
     position: Position,
     options: Options,
     rng: StdRng,
     /// Commands waiting for the running job to end, in arrival order.
     pending: VecDeque<Command>,
-    /// Set when stdout has failed: nothing more can be said, so the session ends.
-    broken: bool,
 }
 
 impl<W: Write> Session<W> {
     /// A session writing to `out`; job output is sent on `events`.
-    pub fn new(out: W, events: Sender<Event>) -> Session<W> {
+    ///
+    /// # Errors
+    ///
+    /// When not even a 1 MB table can be allocated (the default table is 16 MB; if that
+    /// fails, 1 MB is the fallback).
+    pub fn new(out: W, events: Sender<Event>) -> Result<Session<W>, TableSizeError> {
         let options = Options::default();
         let searcher = match Searcher::new(options.hash_mb) {
             Ok(s) => s,
-            // The default table is 16 MB; if even that fails, a 1 MB one is the fallback.
-            Err(_) => Searcher::new(1).unwrap_or_else(|_| std::process::exit(1)),
+            Err(e) => {
+                log::warn!("{e}; using a 1 MB table");
+                Searcher::new(1)?
+            }
         };
-        Session {
-            out,
+        Ok(Session {
+            out: Output::new(out),
             events,
-            state: State::Idle(Box::new(searcher)),
+            engine: Engine::with_searcher(searcher),
             position: Position::new(Tables::new(Geometry::default())),
             rng: seeded(options.seed),
             options,
             pending: VecDeque::new(),
-            broken: false,
-        }
+        })
     }
 
     /// The current position.
@@ -109,13 +100,7 @@ impl<W: Write> Session<W> {
     }
 
     fn emit(&mut self, reply: Reply) {
-        if self.broken {
-            return;
-        }
-        let ok = writeln!(self.out, "{reply}").and_then(|_| self.out.flush());
-        if ok.is_err() {
-            self.broken = true;
-        }
+        self.out.line(reply);
     }
 
     fn error(&mut self, message: impl std::fmt::Display) {
@@ -141,12 +126,12 @@ impl<W: Write> Session<W> {
                 self.emit(reply);
                 Flow::Continue
             }
-            Event::Done(end) => {
-                self.finish(end);
+            Event::Done(replies) => {
+                self.finish(replies);
                 Flow::Continue
             }
         };
-        if self.broken {
+        if self.out.is_closed() {
             // Nobody reads any more: end as on `quit`, which also stops a running job. Merely
             // leaving the event loop would wait for that job, which under `go infinite`
             // never ends by itself.
@@ -157,6 +142,7 @@ impl<W: Write> Session<W> {
     }
 
     fn handle_line(&mut self, line: &str) -> Flow {
+        log_received(line);
         let command = match protocol::parse_line(line) {
             Ok(Some(c)) => c,
             Ok(None) => return Flow::Continue,
@@ -187,11 +173,7 @@ impl<W: Write> Session<W> {
         match command {
             Command::Uci => self.uci(),
             Command::IsReady => self.emit(Reply::ReadyOk),
-            Command::Stop => {
-                if let State::Busy { stop, .. } = &self.state {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
+            Command::Stop => self.engine.stop(),
             Command::Quit => {}
             Command::Show => {
                 for line in show::diagram(&self.position) {
@@ -203,7 +185,7 @@ impl<W: Write> Session<W> {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Go(params) => self.go(&params),
             Command::Perft(depth) => self.start(Job::Perft {
-                position: self.position.clone(),
+                position: Box::new(self.position.clone()),
                 depth,
             }),
             Command::Bench => self.start(Job::Bench),
@@ -237,9 +219,7 @@ impl<W: Write> Session<W> {
     /// and ends the session.
     fn quit(&mut self) -> Flow {
         self.pending.clear();
-        if let State::Busy { stop, .. } = &self.state {
-            stop.store(true, Ordering::Relaxed);
-        }
+        self.engine.stop();
         Flow::Quit
     }
 
@@ -262,9 +242,14 @@ impl<W: Write> Session<W> {
     fn start_game(&mut self, tables: Arc<Tables>) {
         self.position = Position::new(tables);
         self.rng = seeded(self.options.seed);
-        if let State::Idle(searcher) = &mut self.state {
-            searcher.clear();
-        }
+        self.idle_searcher().clear();
+    }
+
+    /// The searcher, for the commands that change it: they wait while a job runs.
+    fn idle_searcher(&mut self) -> &mut Searcher {
+        self.engine
+            .searcher_mut()
+            .expect("commands that change the searcher wait while a job runs")
     }
 
     fn set_position(&mut self, spec: &PositionSpec) {
@@ -279,18 +264,15 @@ impl<W: Write> Session<W> {
             Ok(c) => c,
             Err(e) => return self.error(e),
         };
-        let State::Idle(searcher) = &mut self.state else {
-            return;
-        };
         match change {
-            Change::Hash(mb) => match searcher.resize(mb) {
+            Change::Hash(mb) => match self.idle_searcher().resize(mb) {
                 Ok(()) => self.options.hash_mb = mb,
                 Err(e) => self.error(format!(
                     "setoption: {e}; Hash stays {} MB",
                     self.options.hash_mb
                 )),
             },
-            Change::ClearHash => searcher.clear(),
+            Change::ClearHash => self.idle_searcher().clear(),
             Change::Seed(seed) => {
                 self.options.seed = seed;
                 self.rng = seeded(seed);
@@ -321,49 +303,47 @@ impl<W: Write> Session<W> {
             self.emit(Reply::BestMove(None, self.options.notation()));
             return;
         }
-        let start = Instant::now();
-        let limits = limits_for(&self.position, params);
-        let rng = Box::new(StdRng::from_rng(&mut self.rng));
-        self.start(Job::Search {
+        let search = Search {
             position: self.position.clone(),
-            limits,
+            limits: limits_for(&self.position, params),
             settings: crate::search::Settings {
                 eval: self.options.eval,
                 random_tie_break: self.options.random_tie_break,
             },
-            rng,
-            start,
+            rng: StdRng::from_rng(&mut self.rng),
+            start: Instant::now(),
+        };
+        self.start(Job::Search {
+            search: Box::new(search),
             notation: self.options.notation(),
             uci_scores: self.options.uci_scores(),
         });
     }
 
-    /// Hands the searcher to a worker thread running `job`. Called only when idle.
+    /// Starts `job` on the engine. Called only when idle: commands that start jobs wait.
     fn start(&mut self, job: Job) {
-        let stop = Arc::new(AtomicBool::new(false));
-        let busy = State::Busy {
-            stop: Arc::clone(&stop),
-            handle: None,
-        };
-        if let State::Idle(searcher) = std::mem::replace(&mut self.state, busy) {
-            let handle = job::spawn(job, searcher, stop, self.events.clone());
-            if let State::Busy { handle: h, .. } = &mut self.state {
-                *h = Some(handle);
-            }
+        let owed_bestmove = job.owed_bestmove();
+        let output = self.events.clone();
+        let done = self.events.clone();
+        let started = self.engine.go(
+            move |searcher, stop| job::run(job, searcher, stop, &output),
+            move |result| {
+                let replies = result.unwrap_or_else(|e| job::failure(&e, owed_bestmove));
+                // The session may be gone (after `quit`); then nobody needs the replies.
+                let _ = done.send(Event::Done(replies));
+            },
+        );
+        debug_assert!(started.is_ok(), "jobs start only when the engine is idle");
+        if let Err(e) = started {
+            log::error!("{e}: the command was dropped");
         }
     }
 
-    fn finish(&mut self, end: JobEnd) {
-        if let State::Busy {
-            handle: Some(handle),
-            ..
-        } = std::mem::replace(&mut self.state, State::Idle(end.searcher))
-        {
-            // The job has sent its last event, so the thread is ending; a panic in it has
-            // already been turned into an error reply by the job.
-            let _ = handle.join();
-        }
-        for reply in end.replies {
+    /// The job has ended: take the searcher back, say the job's last words, and carry on
+    /// with what waited.
+    fn finish(&mut self, replies: Vec<Reply>) {
+        self.engine.wait();
+        for reply in replies {
             self.emit(reply);
         }
         self.run_pending();
@@ -371,17 +351,19 @@ impl<W: Write> Session<W> {
 
     /// Whether a job is running.
     pub fn is_busy(&self) -> bool {
-        matches!(self.state, State::Busy { .. })
+        self.engine.is_busy()
     }
 }
 
 /// Runs the engine on stdin and stdout until `quit` or end of input.
-pub fn run() {
+pub fn run() -> ExitCode {
     let (events, inbox): (Sender<Event>, Receiver<Event>) = channel();
-    let reader_events = events.clone();
-    spawn_stdin_reader(move |input, _| reader_events.send(Event::Input(input)).is_ok());
     let stdout = std::io::stdout();
-    let mut session = Session::new(stdout.lock(), events);
+    let mut session = match Session::new(stdout.lock(), events.clone()) {
+        Ok(session) => session,
+        Err(e) => return cannot_start(&e),
+    };
+    spawn_stdin_reader(move |input, _| events.send(Event::Input(input)).is_ok());
     while let Ok(event) = inbox.recv() {
         if session.handle(event) == Flow::Quit {
             break;
@@ -398,29 +380,39 @@ pub fn run() {
             Err(_) => break,
         }
     }
+    ExitCode::SUCCESS
+}
+
+/// Says on stderr why the session could not start.
+fn cannot_start(e: &TableSizeError) -> ExitCode {
+    // Nothing to do if even stderr is closed.
+    let _ = writeln!(std::io::stderr(), "kinrow: {e}");
+    ExitCode::FAILURE
 }
 
 /// Runs `lines` as commands, each waiting for the previous one's job as usual, and returns
-/// once the engine is idle with nothing left to do (`kinrow bench` is `["bench"]`).
-pub fn run_script(lines: &[&str]) {
+/// once the engine is idle with nothing left to do, or stdout is closed (`kinrow bench` is
+/// `["bench"]`).
+pub fn run_script(lines: &[&str]) -> ExitCode {
     let (events, inbox): (Sender<Event>, Receiver<Event>) = channel();
     let stdout = std::io::stdout();
-    let mut session = Session::new(stdout.lock(), events);
+    let mut session = match Session::new(stdout.lock(), events) {
+        Ok(session) => session,
+        Err(e) => return cannot_start(&e),
+    };
     for line in lines {
         if session.handle(Event::Input(Input::Line(line.to_string()))) == Flow::Quit {
-            return;
+            return ExitCode::SUCCESS;
         }
     }
     while session.is_busy() || !session.pending.is_empty() {
-        match inbox.recv() {
-            Ok(e) => {
-                if session.handle(e) == Flow::Quit {
-                    return;
-                }
-            }
-            Err(_) => return,
+        // The session holds a sender, so the channel stays open while it lives.
+        let Ok(event) = inbox.recv() else { break };
+        if session.handle(event) == Flow::Quit {
+            break;
         }
     }
+    ExitCode::SUCCESS
 }
 
 fn seeded(seed: u64) -> StdRng {
@@ -463,130 +455,4 @@ fn command_name(c: &Command) -> &'static str {
         Command::Bench => "bench",
         Command::Solve => "solve",
     }
-}
-
-/// Why a `position` command was refused.
-#[derive(Debug)]
-enum PositionError {
-    Setup(crate::rules::SetupError),
-    OffBoard {
-        index: usize,
-        square: SquareText,
-        geometry: Geometry,
-    },
-    Illegal {
-        index: usize,
-        square: SquareText,
-        why: crate::rules::MoveError,
-    },
-}
-
-impl std::fmt::Display for PositionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PositionError::Setup(e) => write!(f, "{e}"),
-            PositionError::OffBoard {
-                index,
-                square,
-                geometry,
-            } => write!(
-                f,
-                "move {} '{square}' is off the {}x{} board (nothing was changed)",
-                index + 1,
-                geometry.columns(),
-                geometry.rows()
-            ),
-            PositionError::Illegal { index, square, why } => write!(
-                f,
-                "move {} '{square}' cannot be played: {why} (nothing was changed)",
-                index + 1
-            ),
-        }
-    }
-}
-
-fn build_position(tables: Arc<Tables>, spec: &PositionSpec) -> Result<Position, PositionError> {
-    let geometry = tables.geometry;
-    let mut pos = match &spec.start {
-        protocol::StartSpec::StartPos => Position::new(tables),
-        protocol::StartSpec::Board { rows, side } => {
-            let grid: Vec<Vec<Option<Player>>> = rows
-                .iter()
-                .map(|r| {
-                    r.iter()
-                        .map(|c| match c {
-                            protocol::CellText::Empty => None,
-                            protocol::CellText::X => Some(Player::X),
-                            protocol::CellText::O => Some(Player::O),
-                        })
-                        .collect()
-                })
-                .collect();
-            let side = match side {
-                protocol::Side::X => Player::X,
-                protocol::Side::O => Player::O,
-            };
-            Position::from_diagram(tables, &grid, side).map_err(PositionError::Setup)?
-        }
-    };
-    for (index, &square) in spec.moves.iter().enumerate() {
-        let sq = geometry
-            .square(square.file, square.rank)
-            .ok_or(PositionError::OffBoard {
-                index,
-                square,
-                geometry,
-            })?;
-        pos.play(sq)
-            .map_err(|why| PositionError::Illegal { index, square, why })?;
-    }
-    Ok(pos)
-}
-
-/// The square as the protocol writes it.
-pub fn square_text(geometry: Geometry, sq: Square) -> SquareText {
-    SquareText {
-        file: geometry.file(sq) as u32,
-        rank: geometry.rank(sq) as u32,
-    }
-}
-
-/// Turns `go` parameters into search limits for the side to move.
-fn limits_for(pos: &Position, params: &GoParams) -> Limits {
-    if params.infinite {
-        // `infinite` overrides every other limit: the search ends on `stop`, or by itself
-        // once the value is proven (a proven value cannot change).
-        return Limits::default();
-    }
-    let mut limits = Limits {
-        depth: params.depth,
-        nodes: params.nodes,
-        soft_time: None,
-        hard_time: None,
-    };
-    let mut deadlines: Vec<(Duration, Duration)> = Vec::new();
-    if let Some(ms) = params.movetime {
-        let d = time::movetime_deadline(ms);
-        deadlines.push((d, d));
-    }
-    let (clock, inc) = match pos.side_to_move() {
-        Player::X => (params.wtime, params.winc),
-        Player::O => (params.btime, params.binc),
-    };
-    if let Some(remaining) = clock {
-        let own_moves_left = pos.empty().count().div_ceil(2);
-        deadlines.push(time::budget(
-            time::Clock {
-                remaining_ms: remaining,
-                increment_ms: inc.unwrap_or(0),
-                moves_to_go: params.movestogo,
-            },
-            own_moves_left,
-        ));
-    }
-    if let Some(&(soft, hard)) = deadlines.iter().min_by_key(|d| d.1) {
-        limits.soft_time = Some(soft);
-        limits.hard_time = Some(hard);
-    }
-    limits
 }

@@ -6,9 +6,11 @@ use crate::protocol::{Notation, OptionKind, OptionSpec};
 use crate::rules::Geometry;
 use std::fmt;
 
-/// Hash table size limits, in MB.
+/// The smallest table `Hash` allows, in MB.
 pub const HASH_MIN: i64 = 1;
+/// The largest table `Hash` allows, in MB.
 pub const HASH_MAX: i64 = 65536;
+/// The table's size until `Hash` changes it, in MB.
 pub const HASH_DEFAULT: i64 = 16;
 
 /// The games cutechess knows by name, selected with `setoption name UCI_Variant`.
@@ -46,9 +48,8 @@ impl Variant {
             Variant::GomokuFreestyle => (15, 5, false),
             Variant::Gomoku => (15, 5, true),
         };
-        // In range by construction; the fallback is never taken.
         Geometry::new(side, side, k)
-            .unwrap_or_default()
+            .expect("every variant's board and k are within kinrow's limits")
             .with_exact(exact)
     }
 }
@@ -56,10 +57,13 @@ impl Variant {
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
+    /// The table's size in MB (`Hash`).
     pub hash_mb: usize,
     /// 0: seeded from entropy; otherwise every search is reproducible.
     pub seed: u64,
+    /// The heuristic at the search's horizon (`Eval`).
     pub eval: EvalKind,
+    /// Pick at random among equally good moves (`RandomTieBreak`).
     pub random_tie_break: bool,
     /// The `Rule` option: only exactly k in a row wins.
     pub exact: bool,
@@ -100,25 +104,38 @@ impl Options {
 /// A valid `setoption`, ready to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
+    /// `Hash`: a new table of this many MB.
     Hash(usize),
+    /// `Clear Hash`: forget what the table holds.
     ClearHash,
+    /// `Seed`: the random stream's seed (0: from entropy).
     Seed(u64),
+    /// `Eval`: the heuristic.
     Eval(EvalKind),
+    /// `RandomTieBreak`.
     RandomTieBreak(bool),
     /// `Rule`: `true` for exact.
     Rule(bool),
+    /// `UCI_Variant`.
     Variant(Variant),
 }
 
 /// Why a `setoption` was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionError {
+    /// No option has this name.
     Unknown(String),
+    /// The option needs a value and got none.
     MissingValue(&'static str),
+    /// The option is a button and got a value.
     UnexpectedValue(&'static str),
+    /// The value is not one the option takes.
     BadValue {
+        /// The option.
         option: &'static str,
+        /// What it takes, for the message.
         expected: String,
+        /// What it got.
         got: String,
     },
 }

@@ -1,0 +1,444 @@
+//! The engine facade: one searcher, the thread it works on, and the flag that stops it.
+//!
+//! Shaped like Stockfish's `Engine` (engine.h): a front end (the UCI session, the Gomocup
+//! brain, a web server with one `Engine` per game) owns one, starts work with [`Engine::go`],
+//! which returns at once, cuts it short with [`Engine::stop`] (one atomic flag), and takes the
+//! searcher back with [`Engine::wait`]. Between jobs the searcher (its table and history) is
+//! the front end's to change through [`Engine::searcher_mut`]. The facade knows nothing of
+//! text: what a job reports, and how, is up to the job.
+//!
+//! A job is a closure, `FnOnce(&mut Searcher, &Arc<AtomicBool>) -> T`, and its end is
+//! delivered to a second closure, `FnOnce(Result<T, JobError>)`, on the worker thread. Why
+//! closures rather than an enum of jobs with typed results: every front end has work of its
+//! own (the UCI session also runs perft, bench and solve; the brain only searches) and its own
+//! way of hearing that work ended (a channel into a session's event loop; a future, for a
+//! server). An enum here would have to know every front end and grow with each; the closures
+//! keep the facade as small as the thing it guards. [`Search`] is the one job every front end
+//! shares, and it logs a summary of each search.
+//!
+//! ```
+//! use kinrow::engine::Engine;
+//! use std::sync::mpsc::channel;
+//!
+//! let mut engine = Engine::new(1).expect("a 1 MB table");
+//! let (tx, rx) = channel();
+//! engine
+//!     .go(|_searcher, _stop| 6 * 7, move |answer| drop(tx.send(answer)))
+//!     .expect("the engine is idle");
+//! // The front end hears of the end on its own channel, then takes the searcher back.
+//! assert_eq!(rx.recv().expect("one answer").expect("no panic"), 42);
+//! engine.wait();
+//! assert!(engine.searcher_mut().is_some());
+//! ```
+
+use crate::rules::Position;
+use crate::search::{Control, Iteration, Limits, SearchResult, Searcher, Settings, TableSizeError};
+use rand::rngs::StdRng;
+use std::any::Any;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::sync_channel;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Owns the searcher and runs one job at a time on a worker thread.
+///
+/// Dropping an `Engine` while a job runs stops the job and leaves its thread to end by
+/// itself (it is not waited for), so that a front end can exit at once.
+pub struct Engine {
+    /// The searcher, while no job runs.
+    idle: Option<Box<Searcher>>,
+    /// The running job, which owns the searcher meanwhile.
+    running: Option<Running>,
+}
+
+/// A job on its worker thread.
+struct Running {
+    stop: Arc<AtomicBool>,
+    /// Hands the searcher back when the job (and its completion call) has ended.
+    worker: JoinHandle<Option<Box<Searcher>>>,
+}
+
+/// Why a job gave no result. Its completion call gets this instead; the engine is usable
+/// again after [`Engine::wait`].
+#[derive(Debug)]
+pub enum JobError {
+    /// The job panicked (a bug): the searcher was cleared, since a search cut off in the
+    /// middle may have left its table inconsistent. Holds the panic's message.
+    Panicked(String),
+    /// The worker thread could not be started; the searcher stayed with the engine.
+    Spawn(std::io::Error),
+}
+
+impl fmt::Display for JobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JobError::Panicked(message) => write!(f, "the job failed: {message}"),
+            JobError::Spawn(e) => write!(f, "the job's thread could not be started: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for JobError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            JobError::Panicked(_) => None,
+            JobError::Spawn(e) => Some(e),
+        }
+    }
+}
+
+/// [`Engine::go`] was called while a job runs: one job at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Busy;
+
+impl fmt::Display for Busy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the engine is busy with another job")
+    }
+}
+
+impl std::error::Error for Busy {}
+
+impl Engine {
+    /// An idle engine with a table of `hash_mb` MB.
+    ///
+    /// # Errors
+    ///
+    /// When the table cannot be allocated.
+    pub fn new(hash_mb: usize) -> Result<Engine, TableSizeError> {
+        Ok(Engine::with_searcher(Searcher::new(hash_mb)?))
+    }
+
+    /// An idle engine around `searcher`.
+    pub fn with_searcher(searcher: Searcher) -> Engine {
+        Engine {
+            idle: Some(Box::new(searcher)),
+            running: None,
+        }
+    }
+
+    /// Whether a job has been started and not yet taken back with [`Engine::wait`] (it may
+    /// have finished already).
+    pub fn is_busy(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The searcher, while no job runs: to resize or clear its table between jobs.
+    pub fn searcher_mut(&mut self) -> Option<&mut Searcher> {
+        self.idle.as_deref_mut()
+    }
+
+    /// Starts `job` on a worker thread and returns at once. `done` is called exactly once, on
+    /// the worker thread, with the job's result, or why there is none (a panic in the job, or
+    /// a thread that could not be started, in which case `done` is called before `go`
+    /// returns). After `done`, the front end calls [`Engine::wait`] to take the searcher back.
+    ///
+    /// # Errors
+    ///
+    /// [`Busy`] if a job was started and not yet waited for; `job` and `done` are dropped.
+    pub fn go<T, J, D>(&mut self, job: J, done: D) -> Result<(), Busy>
+    where
+        J: FnOnce(&mut Searcher, &Arc<AtomicBool>) -> T + Send + 'static,
+        D: FnOnce(Result<T, JobError>) + Send + 'static,
+    {
+        if self.running.is_some() {
+            return Err(Busy);
+        }
+        let searcher = self
+            .idle
+            .take()
+            .expect("an engine without a running job holds its searcher");
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        // The work is handed over once the thread exists, so that if it cannot be started,
+        // the searcher, the job and `done` are all still here.
+        let (handoff, inbox) = sync_channel::<(Box<Searcher>, J, D)>(1);
+        let spawned = std::thread::Builder::new()
+            .name("kinrow-job".into())
+            .spawn(move || {
+                let (mut searcher, job, done) = inbox.recv().ok()?;
+                let outcome = catch_unwind(AssertUnwindSafe(|| job(&mut searcher, &flag)));
+                let result = outcome.map_err(|payload| {
+                    searcher.clear();
+                    JobError::Panicked(panic_message(payload.as_ref()))
+                });
+                if let Err(e) = &result {
+                    log::error!("{e}; the table was cleared");
+                }
+                // A panic in the front end's callback must not take the searcher with it.
+                if catch_unwind(AssertUnwindSafe(|| done(result))).is_err() {
+                    log::error!("the job's completion call panicked");
+                }
+                Some(searcher)
+            });
+        match spawned {
+            Ok(worker) => {
+                // The thread is waiting for exactly this message, with room for it.
+                if let Err(returned) = handoff.send((searcher, job, done)) {
+                    let (searcher, _, done) = returned.0;
+                    self.idle = Some(searcher);
+                    done(Err(JobError::Panicked(
+                        "the worker thread ended before it was given its job".into(),
+                    )));
+                    return Ok(());
+                }
+                self.running = Some(Running { stop, worker });
+            }
+            Err(e) => {
+                self.idle = Some(searcher);
+                done(Err(JobError::Spawn(e)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks the running job, if any, to end soon (searches poll the flag every few thousand
+    /// nodes). Its `done` is still called.
+    pub fn stop(&self) {
+        if let Some(running) = &self.running {
+            running.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits for the running job, if any, to end, and takes the searcher back. Right after
+    /// the job's `done` has been called this returns at once; a blocking user may call it
+    /// at any time.
+    pub fn wait(&mut self) {
+        let Some(running) = self.running.take() else {
+            return;
+        };
+        let searcher = running
+            .worker
+            .join()
+            .ok()
+            .flatten()
+            .expect("the worker catches every panic and always receives the searcher");
+        self.idle = Some(searcher);
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The text of a panic's payload, as `panic!` gives it.
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".into()
+    }
+}
+
+/// One search, as every front end asks for it: the job they share.
+pub struct Search {
+    /// The position to search, with the side to move as the engine's side.
+    pub position: Position,
+    /// When to stop.
+    pub limits: Limits,
+    /// Evaluation and tie-breaking.
+    pub settings: Settings,
+    /// Breaks ties between equally good moves.
+    pub rng: StdRng,
+    /// When the move was asked for: time limits count from here.
+    pub start: Instant,
+}
+
+impl Search {
+    /// Runs the search, calling `report` after each completed iteration, and logs the
+    /// iterations (at `trace`) and a one-line summary (at `debug`).
+    pub fn run(
+        mut self,
+        searcher: &mut Searcher,
+        stop: &Arc<AtomicBool>,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        let control = Control {
+            stop: Arc::clone(stop),
+            start: self.start,
+        };
+        let mut each = |it: &Iteration| {
+            log::trace!(
+                "iteration: depth {} value {:?} nodes {} time {} ms",
+                it.depth,
+                it.value,
+                it.nodes,
+                it.elapsed.as_millis()
+            );
+            report(it);
+        };
+        let result = searcher.search(
+            &self.position,
+            &self.limits,
+            self.settings,
+            &control,
+            &mut self.rng,
+            &mut each,
+        );
+        let geometry = self.position.geometry();
+        log::debug!(
+            "search: depth {} value {:?} nodes {} time {} ms bestmove {}",
+            result.depth,
+            result.value,
+            result.nodes,
+            self.start.elapsed().as_millis(),
+            result
+                .best
+                .map_or_else(|| "(none)".to_string(), |sq| geometry.name(sq))
+        );
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Tables};
+    use rand::SeedableRng;
+    use std::sync::mpsc::{Receiver, channel};
+    use std::time::Duration;
+
+    /// Starts `job` and returns where its result arrives.
+    fn start<T: Send + 'static>(
+        engine: &mut Engine,
+        job: impl FnOnce(&mut Searcher, &Arc<AtomicBool>) -> T + Send + 'static,
+    ) -> Receiver<Result<T, JobError>> {
+        let (tx, rx) = channel();
+        engine
+            .go(job, move |r| drop(tx.send(r)))
+            .expect("the engine is idle");
+        rx
+    }
+
+    fn recv<T>(rx: &Receiver<T>) -> T {
+        rx.recv_timeout(Duration::from_secs(10))
+            .expect("the job reports within 10 s")
+    }
+
+    /// Spins until stopped; returns how often it looked.
+    fn until_stopped(_: &mut Searcher, stop: &Arc<AtomicBool>) -> u64 {
+        let mut polls = 0;
+        while !stop.load(Ordering::Relaxed) {
+            polls += 1;
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        polls
+    }
+
+    #[test]
+    fn a_job_runs_and_the_searcher_comes_back() {
+        let mut engine = Engine::new(1).expect("1 MB");
+        assert!(!engine.is_busy());
+        let rx = start(&mut engine, |searcher, _| {
+            searcher.clear();
+            "ran"
+        });
+        assert!(engine.is_busy());
+        assert!(engine.searcher_mut().is_none(), "the job has the searcher");
+        assert_eq!(recv(&rx).expect("no panic"), "ran");
+        engine.wait();
+        assert!(!engine.is_busy());
+        assert!(engine.searcher_mut().is_some());
+        // Waiting again, with nothing running, is harmless.
+        engine.wait();
+        assert!(engine.searcher_mut().is_some());
+    }
+
+    #[test]
+    fn stop_ends_a_job_that_would_run_forever() {
+        let mut engine = Engine::new(1).expect("1 MB");
+        let rx = start(&mut engine, until_stopped);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(rx.try_recv().is_err(), "the job runs until it is stopped");
+        engine.stop();
+        recv(&rx).expect("no panic");
+        engine.wait();
+        // A new job gets a fresh flag: the old stop does not end it.
+        let rx = start(&mut engine, |_, stop| stop.load(Ordering::Relaxed));
+        assert!(!recv(&rx).expect("no panic"));
+        engine.wait();
+    }
+
+    #[test]
+    fn a_second_job_is_refused_while_one_runs() {
+        let mut engine = Engine::new(1).expect("1 MB");
+        let rx = start(&mut engine, until_stopped);
+        let (tx, refused) = channel::<Result<(), JobError>>();
+        assert_eq!(engine.go(|_, _| (), move |r| drop(tx.send(r))), Err(Busy));
+        assert!(refused.recv().is_err(), "a refused job is never run");
+        engine.stop();
+        recv(&rx).expect("no panic");
+        // Until the searcher is taken back, the engine counts as busy.
+        assert!(engine.is_busy());
+        engine.wait();
+        let rx = start(&mut engine, |_, _| 1);
+        assert_eq!(recv(&rx).expect("no panic"), 1);
+        engine.wait();
+    }
+
+    #[test]
+    fn a_panicking_job_hands_back_a_usable_searcher() {
+        let mut engine = Engine::new(1).expect("1 MB");
+        let rx = start(&mut engine, |_, _| -> u32 {
+            panic!("deliberate test panic")
+        });
+        match recv(&rx) {
+            Err(JobError::Panicked(message)) => assert_eq!(message, "deliberate test panic"),
+            other => panic!("expected a panic report, got {other:?}"),
+        }
+        engine.wait();
+        assert!(engine.searcher_mut().is_some());
+        // The searcher still searches.
+        let tables = Tables::new(Geometry::default());
+        let search = Search {
+            position: Position::new(tables),
+            limits: Limits {
+                depth: Some(9),
+                ..Limits::default()
+            },
+            settings: Settings::default(),
+            rng: StdRng::seed_from_u64(1),
+            start: Instant::now(),
+        };
+        let rx = start(&mut engine, move |searcher, stop| {
+            search.run(searcher, stop, &mut |_| {})
+        });
+        let result = recv(&rx).expect("no panic");
+        assert!(result.best.is_some());
+        assert_eq!(result.value, crate::search::Value::Draw);
+        engine.wait();
+    }
+
+    #[test]
+    fn a_panicking_completion_call_keeps_the_searcher() {
+        let mut engine = Engine::new(1).expect("1 MB");
+        let (tx, rx) = channel();
+        engine
+            .go(
+                |_, _| (),
+                move |_| {
+                    let _ = tx.send(());
+                    panic!("deliberate test panic in the callback")
+                },
+            )
+            .expect("idle");
+        recv(&rx);
+        engine.wait();
+        assert!(engine.searcher_mut().is_some());
+    }
+
+    #[test]
+    fn dropping_a_busy_engine_stops_its_job() {
+        let mut engine = Engine::new(1).expect("1 MB");
+        let rx = start(&mut engine, until_stopped);
+        drop(engine);
+        recv(&rx).expect("the job was stopped, not killed");
+    }
+}

@@ -1,0 +1,233 @@
+//! The game a brain plays: the rules `INFO` set, the board, and whether kinrow can move on
+//! it. No I/O.
+
+use super::board::{Board, PositionError, Stone};
+use crate::rules::{Geometry, GeometryError, MAX_SIDE, Outcome, Position, Tables};
+use std::fmt;
+use std::sync::Arc;
+
+/// Stones in a row to win unless `INFO kinrow_k` says otherwise: gomoku's five.
+pub const DEFAULT_K: u32 = 5;
+
+/// The rules as `INFO` set them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// The `rule` bit mask: bit 1 (exactly five) is played, the others are not supported.
+    pub rule: u32,
+    /// Stones in a row to win.
+    pub k: u32,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            rule: 0,
+            k: DEFAULT_K,
+        }
+    }
+}
+
+impl Rules {
+    /// Whether only exactly k in a row wins (rule bit 1).
+    pub fn exact(self) -> bool {
+        self.rule & 1 != 0
+    }
+
+    /// The geometry of a `width` x `height` board under these rules.
+    ///
+    /// # Errors
+    ///
+    /// When kinrow cannot play that board with these rules.
+    pub fn geometry(self, width: u32, height: u32) -> Result<Geometry, Unsupported> {
+        Geometry::new(width, height, self.k)
+            .map(|g| g.with_exact(self.exact()))
+            .map_err(|error| Unsupported {
+                width,
+                height,
+                k: self.k,
+                error,
+            })
+    }
+
+    /// What wins, for messages.
+    pub fn describe(self) -> String {
+        if self.exact() {
+            format!("exactly {} in a row wins", self.k)
+        } else {
+            format!("{} or more in a row wins", self.k)
+        }
+    }
+
+    /// What of the `rule` mask kinrow cannot play, as a message for the manager's user.
+    pub fn unsupported(self) -> Option<String> {
+        let rule = self.rule;
+        let mut missing: Vec<String> = Vec::new();
+        if rule & 2 != 0 {
+            missing.push("continuous game (2)".into());
+        }
+        if rule & 4 != 0 {
+            missing.push("renju (4)".into());
+        }
+        if rule & 8 != 0 {
+            missing.push("caro (8)".into());
+        }
+        if rule & !15 != 0 {
+            missing.push(format!("the unknown bits {}", rule & !15));
+        }
+        if missing.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "INFO rule {rule}: kinrow does not support {} and plays without: {}",
+            missing.join(", "),
+            self.describe()
+        ))
+    }
+}
+
+/// A board and rule kinrow cannot play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    /// The board's columns.
+    pub width: u32,
+    /// The board's rows.
+    pub height: u32,
+    /// Stones in a row to win.
+    pub k: u32,
+    /// What is wrong with them.
+    pub error: GeometryError,
+}
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Unsupported {
+            width, height, k, ..
+        } = *self;
+        match self.error {
+            GeometryError::Size { .. } => write!(
+                f,
+                "a {width}x{height} board is not supported: kinrow plays boards of 1 to {MAX_SIDE} columns and rows (at most {MAX_SIDE}x{MAX_SIDE})"
+            ),
+            GeometryError::K { .. } => write!(
+                f,
+                "{k} in a row cannot be made on a {width}x{height} board (a side of at least {k} is needed)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+/// The game being played: started by `START` or `RECTSTART`.
+pub struct Game {
+    /// The rules and board size, as the search knows them.
+    pub tables: Arc<Tables>,
+    /// The stones, in the protocol's coordinates.
+    pub board: Board,
+}
+
+impl Game {
+    /// An empty `width` x `height` board under `rules`.
+    ///
+    /// # Errors
+    ///
+    /// When kinrow cannot play that board with these rules.
+    pub fn new(rules: Rules, width: u32, height: u32) -> Result<Game, Unsupported> {
+        Ok(Game {
+            tables: Tables::new(rules.geometry(width, height)?),
+            board: Board::new(width, height),
+        })
+    }
+
+    /// The position on `board` (this game's or one that would replace it) with kinrow to
+    /// move.
+    ///
+    /// # Errors
+    ///
+    /// When the stones do not make a position with kinrow to move, or the game is over.
+    pub fn playable(&self, board: &Board) -> Result<Position, NotPlayable> {
+        let position = board
+            .position(&self.tables, Stone::Own)
+            .map_err(NotPlayable::Position)?;
+        match position.outcome() {
+            None => Ok(position),
+            Some(Outcome::Win(_)) => Err(NotPlayable::Position(PositionError::Over {
+                winner: Stone::Opponent,
+                k: self.tables.geometry.k(),
+            })),
+            Some(Outcome::Draw) => Err(NotPlayable::Full),
+        }
+    }
+}
+
+/// Why kinrow cannot move on a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotPlayable {
+    /// The stones do not make a position with kinrow to move, or a line is complete.
+    Position(PositionError),
+    /// Every square is taken.
+    Full,
+}
+
+impl fmt::Display for NotPlayable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotPlayable::Position(e) => write!(f, "{e}"),
+            NotPlayable::Full => f.write_str("the board is full: the game is a draw"),
+        }
+    }
+}
+
+impl std::error::Error for NotPlayable {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gomocup::command::Coord;
+
+    #[test]
+    fn rules_and_boards() {
+        let rules = Rules::default();
+        assert!(!rules.exact());
+        assert_eq!(rules.unsupported(), None);
+        let renju = Rules { rule: 5, k: 5 };
+        assert_eq!(renju.describe(), "exactly 5 in a row wins");
+        assert_eq!(
+            renju.unsupported().as_deref(),
+            Some(
+                "INFO rule 5: kinrow does not support renju (4) and plays without: exactly 5 in a row wins"
+            )
+        );
+        let e = rules.geometry(3, 3).expect_err("no five on 3x3");
+        assert_eq!(
+            e.to_string(),
+            "5 in a row cannot be made on a 3x3 board (a side of at least 5 is needed)"
+        );
+        assert!(rules.geometry(0, 15).is_err());
+        assert_eq!(
+            rules.geometry(15, 15).map(|g| g.to_string()),
+            Ok("15x15 k=5".to_string())
+        );
+    }
+
+    #[test]
+    fn playability() {
+        let game = Game::new(Rules { rule: 0, k: 2 }, 2, 2).expect("2x2, k=2");
+        assert!(game.playable(&game.board).is_ok());
+        let mut board = game.board.clone();
+        board
+            .place(Coord { x: 0, y: 0 }, Stone::Opponent)
+            .expect("empty");
+        board
+            .place(Coord { x: 1, y: 1 }, Stone::Own)
+            .expect("empty");
+        board
+            .place(Coord { x: 1, y: 0 }, Stone::Opponent)
+            .expect("empty");
+        let e = game.playable(&board).expect_err("the opponent has two");
+        assert!(
+            matches!(e, NotPlayable::Position(PositionError::Over { .. })),
+            "{e}"
+        );
+    }
+}
