@@ -11,7 +11,6 @@
 //! - [`seat`]: a player at the board (engine or random), asked for one move at a time;
 //! - [`fault`] and [`ending`]: what a player can do wrong, and how a game ended;
 //! - [`random`]: the built-in random player;
-//! - [`wire`]: squares, boards and positions as the protocol writes them;
 //! - [`cancel`] and [`interrupt`]: calling off waits, and Ctrl-C as a flag so that every
 //!   child is reaped.
 
@@ -26,7 +25,6 @@ pub mod random;
 pub mod seat;
 pub mod spec;
 pub mod transcript;
-pub mod wire;
 
 pub use cancel::Cancel;
 pub use ending::Ending;

@@ -6,7 +6,7 @@ use super::engine::{EngineProcess, Failure, StartError};
 use super::fault::{Fault, NoMove};
 use super::random::random_move;
 use super::spec::{EngineSpec, PlayerKind};
-use super::wire::square_text;
+use crate::protocol::game::square_text;
 use crate::protocol::{
     Command, EngineInfo, EngineReply, GoParams, PositionSpec, SquareText, parse_reply,
 };

@@ -3,11 +3,11 @@
 
 use super::args::{PlayConfig, Who};
 use super::session::{PlayError, Stop};
-use crate::client::wire::position_spec;
 use crate::client::{
     Cancel, EngineSpec, Fault, MoveReply, MoveRequest, NoMove, Seat, interrupt, play_reply,
     random_move,
 };
+use crate::protocol::game::position_spec;
 use crate::rules::{Geometry, Player, Position, Square};
 use rand::SeedableRng;
 use rand::rngs::StdRng;

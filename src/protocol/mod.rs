@@ -15,17 +15,20 @@
 //!
 //! Rooms: `command` (the command types), `parse` (a line; small commands), `position` and
 //! `go` (their grammars), `lexical` (tokens, squares, numbers), `error` (parse errors),
-//! `format` (commands to text), `reply` (replies to text), `engine_reply` (an engine's lines,
+//! `format` (commands to text), `game` (to and from the rules' values), `reply` (replies to text), `engine_reply` (an engine's lines,
 //! as a referee reads them).
 //!
-//! Parsing checks syntax only. Whether a syntactically valid command makes sense in the
-//! current state (a square on this board, a legal move, an option value in range) is decided
-//! by the session, which owns that state.
+//! Parsing checks syntax only. [`game`] is the one bridge to the rules, both ways: the
+//! protocol's squares, sides and `position` arguments as the rules' squares, players and
+//! positions, with legality errors ([`game::SpecPositionError`]) kept apart from syntax
+//! errors, as shakmaty keeps a setup apart from a position. Whether a command makes sense
+//! in the current state is decided by the session, which owns that state.
 
 mod command;
 mod engine_reply;
 mod error;
 mod format;
+pub mod game;
 mod go;
 mod lexical;
 mod parse;

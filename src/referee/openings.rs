@@ -3,7 +3,7 @@
 use super::config::OpeningSource;
 use crate::client::Ending;
 use crate::client::random_move;
-use crate::client::wire::{SpecPositionError, play_all, position_spec, setup_of, squares_of};
+use crate::protocol::game::{SpecPositionError, play_all, position_spec, setup_of, squares_of};
 use crate::protocol::{self, Command, ParseError, PositionSpec};
 use crate::rules::{Position, Square, Tables};
 use rand::SeedableRng;

@@ -2,9 +2,9 @@
 //! perft, bench, solve; and the text each reports.
 
 use super::Event;
-use super::position::square_text;
 use crate::bench;
 use crate::engine::{JobError, Search};
+use crate::protocol::game::square_text;
 use crate::protocol::{InfoLine, Notation, Reply, Score};
 use crate::rules::{Position, perft};
 use crate::search::{Iteration, Searcher, Value};

@@ -13,15 +13,14 @@
 mod job;
 mod limits;
 mod options;
-mod position;
 mod show;
 
 pub use limits::limits_for;
 pub use options::{Change, OptionError, Options, Variant};
-pub use position::{PositionError, build_position, square_text};
 
 use crate::engine::{Engine, Search};
 use crate::io::{Flow, Input, MAX_LINE_BYTES, Output, log_received, spawn_stdin_reader};
+use crate::protocol::game::{SpecPositionError, position_of};
 use crate::protocol::{self, Command, GoParams, PositionSpec, Reply};
 use crate::rules::{Geometry, Outcome, Position, Tables};
 use crate::search::{Searcher, TableSizeError};
@@ -253,9 +252,11 @@ impl<W: Write> Session<W> {
     }
 
     fn set_position(&mut self, spec: &PositionSpec) {
-        match build_position(Arc::clone(self.position.tables()), spec) {
+        match position_of(self.position.tables(), spec) {
             Ok(p) => self.position = p,
-            Err(e) => self.error(format!("position: {e}")),
+            Err(e @ SpecPositionError::Setup(_)) => self.error(format!("position: {e}")),
+            // The old position stays, as protocol.md words it.
+            Err(e) => self.error(format!("position: {e} (nothing was changed)")),
         }
     }
 

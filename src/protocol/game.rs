@@ -1,7 +1,7 @@
 //! Board values as the protocol writes them, to and from the rules' types: squares, sides,
 //! set-up boards, and whole `position` arguments.
 
-use crate::protocol::{CellText, PositionSpec, Side, SquareText, StartSpec};
+use super::{CellText, PositionSpec, Side, SquareText, StartSpec};
 use crate::rules::{Geometry, MoveError, Player, Position, SetupError, Square, Tables};
 use std::fmt;
 use std::sync::Arc;
@@ -186,6 +186,25 @@ pub fn play_all(position: &mut Position, moves: &[Square]) -> Result<(), SpecPos
             })?;
     }
     Ok(())
+}
+
+/// The position `spec` describes on the board of `tables`: its set-up board (or the empty
+/// board) with its moves played, each checked. A new position is built, so nothing the
+/// caller holds changes on error.
+///
+/// # Errors
+///
+/// The first problem found: the set-up board, then a move off the board, then a move that
+/// cannot be played.
+pub fn position_of(
+    tables: &Arc<Tables>,
+    spec: &PositionSpec,
+) -> Result<Position, SpecPositionError> {
+    let moves = squares_of(spec, tables.geometry)?;
+    let mut position =
+        setup_of(tables, &spec.start)?.unwrap_or_else(|| Position::new(Arc::clone(tables)));
+    play_all(&mut position, &moves)?;
+    Ok(position)
 }
 
 #[cfg(test)]
