@@ -5,6 +5,7 @@
 use nom::character::complete::{char, digit1};
 use nom::combinator::{all_consuming, opt, recognize};
 use nom::{IResult, Parser};
+use std::fmt;
 
 /// How many characters of the input an error message echoes at most, so that a megabyte of
 /// garbage produces a short, single-line message.
@@ -77,6 +78,65 @@ pub fn whole<'a, O>(
         .ok()
         .map(|(_, output)| output)
 }
+
+/// Why a line of some protocol could not be parsed: the command it was for (if its first
+/// word is one) and what exactly was wrong, `K`, one grammar's error kinds. `Display` gives
+/// one line, `command: kind` (or the kind alone), so that every protocol's errors read alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError<K> {
+    command: Option<&'static str>,
+    kind: K,
+}
+
+impl<K> LineError<K> {
+    /// An error in a line for `command`.
+    pub fn new(command: &'static str, kind: K) -> Self {
+        LineError {
+            command: Some(command),
+            kind,
+        }
+    }
+
+    /// An error in a line whose first word is no command.
+    pub fn without_command(kind: K) -> Self {
+        LineError {
+            command: None,
+            kind,
+        }
+    }
+
+    /// The command the line started with, or `None` if the first word is not a command.
+    #[must_use]
+    pub fn command(&self) -> Option<&'static str> {
+        self.command
+    }
+
+    /// The same error, said of `command` (for a command's alias).
+    #[must_use]
+    pub fn renamed(self, command: &'static str) -> Self {
+        LineError {
+            command: Some(command),
+            ..self
+        }
+    }
+
+    /// What exactly was wrong.
+    #[must_use]
+    pub fn kind(&self) -> &K {
+        &self.kind
+    }
+}
+
+impl<K: fmt::Display> fmt::Display for LineError<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.command {
+            Some(command) => write!(f, "{command}: {}", self.kind),
+            None => write!(f, "{}", self.kind),
+        }
+    }
+}
+
+impl<K: fmt::Debug + fmt::Display> std::error::Error for LineError<K> {}
 
 #[cfg(test)]
 mod tests {

@@ -17,7 +17,7 @@
 //! brain accept either, and hand-written input mixes them: every keyword is matched without
 //! regard to case.
 
-use crate::text::{excerpt, signed, whole};
+use crate::text::{LineError, excerpt, signed, whole};
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{char, digit1, space0};
 use nom::sequence::separated_pair;
@@ -158,11 +158,7 @@ pub enum BlockLine {
 
 /// Why a line could not be read. `Display` gives one line: the command (or `INFO key`), then
 /// what was expected; echoed input is cut to 40 characters with control characters escaped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    command: Option<&'static str>,
-    kind: ParseErrorKind,
-}
+pub type ParseError = LineError<ParseErrorKind>;
 
 /// What exactly was wrong with a line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -194,39 +190,11 @@ pub enum ParseErrorKind {
 }
 
 impl ParseError {
-    fn new(command: &'static str, kind: ParseErrorKind) -> ParseError {
-        ParseError {
-            command: Some(command),
-            kind,
-        }
-    }
-
-    /// The command (or `INFO key`) the line was for, if its first word is a command.
-    pub fn command(&self) -> Option<&'static str> {
-        self.command
-    }
-
-    /// What was wrong.
-    pub fn kind(&self) -> &ParseErrorKind {
-        &self.kind
-    }
-
     /// Whether the line's first word is no command at all (answered `UNKNOWN`, not `ERROR`).
     pub fn is_unknown_command(&self) -> bool {
-        matches!(self.kind, ParseErrorKind::UnknownCommand { .. })
+        matches!(self.kind(), ParseErrorKind::UnknownCommand { .. })
     }
 }
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.command {
-            Some(command) => write!(f, "{command}: {}", self.kind),
-            None => write!(f, "{}", self.kind),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -400,21 +368,21 @@ fn command(keyword: &str, args: &str) -> Result<Command, ParseError> {
         // pygomo's managers send the plain STOP.
         bare(Command::Stop, args).map_err(|e| renamed(e, keyword))
     } else {
-        Err(ParseError {
-            command: None,
-            kind: ParseErrorKind::UnknownCommand {
+        Err(ParseError::without_command(
+            ParseErrorKind::UnknownCommand {
                 word: excerpt(keyword),
             },
-        })
+        ))
     }
 }
 
 /// The error of `YXSTOP` for its alias `STOP`, under the name the line used.
-fn renamed(mut e: ParseError, keyword: &str) -> ParseError {
+fn renamed(e: ParseError, keyword: &str) -> ParseError {
     if keyword.eq_ignore_ascii_case("STOP") {
-        e.command = Some("STOP");
+        e.renamed("STOP")
+    } else {
+        e
     }
-    e
 }
 
 /// A command without arguments: nothing may follow it.

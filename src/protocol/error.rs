@@ -1,17 +1,13 @@
 //! Why a command line could not be parsed: typed errors whose messages are one line each.
 
-use crate::text::excerpt;
+use crate::text::{LineError, excerpt};
 use std::fmt;
 
 /// Why a line could not be parsed.
 ///
 /// The message (`Display`) is one line naming the command and what was expected, without any
 /// `error:` prefix; echoed input is truncated and has its control characters escaped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    command: Option<&'static str>,
-    kind: ParseErrorKind,
-}
+pub type ParseError = LineError<ParseErrorKind>;
 
 /// What exactly was wrong with a line.
 ///
@@ -99,46 +95,13 @@ pub enum BoardProblem {
 }
 
 impl ParseError {
-    pub(super) fn new(command: &'static str, kind: ParseErrorKind) -> Self {
-        ParseError {
-            command: Some(command),
-            kind,
-        }
-    }
-
     /// The error for a first word that is not a command.
     pub(super) fn unknown_command(word: &str) -> Self {
-        ParseError {
-            command: None,
-            kind: ParseErrorKind::UnknownCommand {
-                word: excerpt(word),
-            },
-        }
-    }
-
-    /// The command the line started with, or `None` if the first word is not a command.
-    #[must_use]
-    pub fn command(&self) -> Option<&'static str> {
-        self.command
-    }
-
-    /// What exactly was wrong.
-    #[must_use]
-    pub fn kind(&self) -> &ParseErrorKind {
-        &self.kind
+        LineError::without_command(ParseErrorKind::UnknownCommand {
+            word: excerpt(word),
+        })
     }
 }
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.command {
-            Some(command) => write!(f, "{command}: {}", self.kind),
-            None => write!(f, "{}", self.kind),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 impl fmt::Display for ParseErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
