@@ -1,21 +1,32 @@
 //! kinrow: a game engine for k-in-a-row (m,n,k) games.
 //!
-//! The layers, each knowing only those below it:
-//! - [`rules`]: geometry, board, moves, win detection, symmetries, perft;
-//! - [`eval`]: heuristics, pure functions of a board;
-//! - [`search`]: alpha-beta with a transposition table; knows nothing of text;
-//! - [`engine`]: the facade that owns the searcher and its worker thread: go, stop, wait;
-//! - [`protocol`]: command and reply types, nom parsers and formatting; no I/O;
-//! - [`text`]: lexical helpers every text layer shares (excerpts, number tokens);
-//! - [`io`]: reading command lines from a byte stream, with a byte limit;
-//! - [`render`]: the board drawn for people, for every front end that shows one;
-//! - [`client`]: engine processes, seats, faults and Ctrl-C, for `match` and `play`;
-//! - [`uci`]: the engine's UCI-style session, the only writer to stdout;
-//! - [`referee`]: `kinrow match`, games between engine processes and the random player;
-//! - [`play`]: `kinrow play`, a person at the terminal against the engine (or a person);
-//! - [`bench`] and [`fixture`]: the bench and solve workloads, and the lists in `fixtures/`
-//!   the binary embeds for them;
-//! - [`gomocup`]: `kinrow gomocup`, the engine as a Gomocup brain (Piskvork's protocol).
+//! The modules form a fan: each imports only modules on the floors below it, and no front
+//! end imports another (`tests/architecture.rs` checks this on every test run).
+//!
+//! ```text
+//!   uci      gomocup      referee      play          front ends, side by side
+//!    |          |            |           |
+//!    |          |          client -------+           engine processes, seats, Ctrl-C
+//!    |          |            |           |
+//!  protocol (parse + format, game bridge)   io   text   render      shared text and I/O
+//!    |          |            |           |
+//!  engine (facade: go / stop / wait)   bench + fixture            core
+//!  search  ->  eval  ->  rules
+//! ```
+//!
+//! - Core, no text and no I/O: [`rules`] (geometry, positions, moves, win detection,
+//!   symmetries, perft; knows nothing of search), [`eval`] (heuristics, pure functions of a
+//!   position), [`search`] (alpha-beta, table, threat search, pairing proofs, time),
+//!   [`engine`] (the facade that owns the searcher and its worker thread: go, stop, wait),
+//!   [`bench`] and [`fixture`] (the bench and solve workloads and the lists in `fixtures/`
+//!   that the binary embeds).
+//! - Shared by the front ends: [`protocol`] (commands and replies, parsed and formatted,
+//!   and the bridge between its values and the rules'), [`io`] (line reader with a byte
+//!   limit, line writer that survives a closed pipe), [`text`] (excerpts, number tokens,
+//!   line errors), [`render`] (the board drawn for people), [`client`] (engine processes,
+//!   seats, faults, endings, the engine spec and Ctrl-C, for `match` and `play`).
+//! - Front ends: [`uci`] (the engine's UCI-style session), [`gomocup`] (the Gomocup brain),
+//!   [`referee`] (`kinrow match`), [`play`] (`kinrow play`).
 
 pub mod bench;
 pub mod client;
