@@ -5,9 +5,8 @@
 mod common;
 
 use common::oracle::Oracle;
-use kinrow::rules::{
-    Geometry, Player, Position, Square, Tables, is_pairing_against, pairing_against,
-};
+use kinrow::rules::{Geometry, Player, Position, Square, Tables};
+use kinrow::search::pairing::{is_pairing_against, pairing_against};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;
