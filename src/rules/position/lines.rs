@@ -75,6 +75,13 @@ impl Position {
         })
     }
 
+    /// Stones of players `players` in window `l`, in that order.
+    #[inline(always)]
+    fn stones_in(&self, l: usize, players: [usize; 2]) -> [usize; 2] {
+        let c = self.line_counts[l];
+        players.map(|p| c[p] as usize)
+    }
+
     /// [`Position::place`] under freestyle.
     pub(super) fn place_freestyle(&mut self, sq: Square) {
         let p = self.side;
@@ -85,10 +92,7 @@ impl Position {
         let tables = &*self.tables;
         for &l in &tables.cell_lines[sq] {
             let l = l as usize;
-            let [cp, cq] = [
-                self.line_counts[l][pi] as usize,
-                self.line_counts[l][qi] as usize,
-            ];
+            let [cp, cq] = self.stones_in(l, [pi, qi]);
             empty_square_share::<false>(
                 &mut self.hist,
                 &mut self.threats,
@@ -123,10 +127,7 @@ impl Position {
         let tables = &*self.tables;
         for &l in &tables.cell_lines[sq] {
             let l = l as usize;
-            let [cp, cq] = [
-                self.line_counts[l][pi] as usize,
-                self.line_counts[l][qi] as usize,
-            ];
+            let [cp, cq] = self.stones_in(l, [pi, qi]);
             if cq == 0 {
                 self.hist[pi][cp] -= 1;
                 // `sq` is still taken here, so the empty cell found is the window's other one.
