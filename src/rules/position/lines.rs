@@ -75,32 +75,26 @@ impl Position {
         })
     }
 
-    /// Stones of players `players` in window `l`, in that order.
+    /// Stones of players `p` and `q` (indices) in window `l`.
     #[inline(always)]
-    fn stones_in(&self, l: usize, players: [usize; 2]) -> [usize; 2] {
+    fn stones_in(&self, l: usize, p: usize, q: usize) -> [usize; 2] {
         let c = self.line_counts[l];
-        players.map(|p| c[p] as usize)
+        [c[p] as usize, c[q] as usize]
     }
 
     /// [`Position::place`] under freestyle.
     pub(super) fn place_freestyle(&mut self, sq: Square) {
-        let p = self.side;
-        let (pi, qi) = (p.index(), p.other().index());
+        let (p, q) = (self.side, self.side.other());
+        let (pi, qi) = (p.index(), q.index());
         let k = self.tables.geometry.k();
         self.stones[pi].insert(sq);
         self.empty.remove(sq);
         let tables = &*self.tables;
         for &l in &tables.cell_lines[sq] {
             let l = l as usize;
-            let [cp, cq] = self.stones_in(l, [pi, qi]);
-            empty_square_share::<false>(
-                &mut self.hist,
-                &mut self.threats,
-                sq,
-                [pi, qi],
-                [cp, cq],
-                k,
-            );
+            let [cp, cq] = self.stones_in(l, pi, qi);
+            empty_square_share::<false>(&mut self.hist, &mut self.threats, sq, p, [cp, cq], k);
+            empty_square_share::<false>(&mut self.hist, &mut self.threats, sq, q, [cq, cp], k);
             let np = cp + 1;
             self.line_counts[l][pi] = np as u8;
             if cq == 0 {
@@ -121,13 +115,13 @@ impl Position {
 
     /// [`Position::unmake`] under freestyle, `sq` being the move taken back.
     pub(super) fn unplace_freestyle(&mut self, sq: Square) {
-        let p = self.side.other();
-        let (pi, qi) = (p.index(), p.other().index());
+        let (p, q) = (self.side.other(), self.side);
+        let (pi, qi) = (p.index(), q.index());
         let k = self.tables.geometry.k();
         let tables = &*self.tables;
         for &l in &tables.cell_lines[sq] {
             let l = l as usize;
-            let [cp, cq] = self.stones_in(l, [pi, qi]);
+            let [cp, cq] = self.stones_in(l, pi, qi);
             if cq == 0 {
                 self.hist[pi][cp] -= 1;
                 // `sq` is still taken here, so the empty cell found is the window's other one.
@@ -141,14 +135,8 @@ impl Position {
             }
             let op = cp - 1;
             self.line_counts[l][pi] = op as u8;
-            empty_square_share::<true>(
-                &mut self.hist,
-                &mut self.threats,
-                sq,
-                [pi, qi],
-                [op, cq],
-                k,
-            );
+            empty_square_share::<true>(&mut self.hist, &mut self.threats, sq, p, [op, cq], k);
+            empty_square_share::<true>(&mut self.hist, &mut self.threats, sq, q, [cq, op], k);
         }
         self.stones[pi].remove(sq);
         self.empty.insert(sq);
@@ -196,34 +184,32 @@ impl Threats {
     }
 }
 
-/// Adds (`ADD`) or takes out the share of one window through the empty square `sq`, with
-/// `counts` stones of players `players` in it, in each player's histogram and in `sq`'s
-/// threats: the share a window has while `sq` is empty, which a stone on `sq` replaces.
+/// Adds (`ADD`) or takes out one window's share for player `me` while the square `sq` in it
+/// is empty, the window holding `[mine, theirs]` stones of `me` and of the opponent: if the
+/// window is open for `me`, it counts in `me`'s histogram, and if it is one stone from
+/// complete, `sq` is a threat of `me`. A stone on `sq` replaces this share by another, so
+/// make takes it out and unmake puts it back.
 #[inline(always)]
 fn empty_square_share<const ADD: bool>(
     hist: &mut [[u32; 16]; 2],
     threats: &mut Threats,
     sq: Square,
-    players: [usize; 2],
-    counts: [usize; 2],
+    me: Player,
+    [mine, theirs]: [usize; 2],
     k: usize,
 ) {
-    for (me, (mine, theirs)) in [
-        (players[0], (counts[0], counts[1])),
-        (players[1], (counts[1], counts[0])),
-    ] {
-        if theirs == 0 {
+    if theirs == 0 {
+        let me = me.index();
+        if ADD {
+            hist[me][mine] += 1;
+        } else {
+            hist[me][mine] -= 1;
+        }
+        if mine + 1 == k {
             if ADD {
-                hist[me][mine] += 1;
+                threats.add(me, sq);
             } else {
-                hist[me][mine] -= 1;
-            }
-            if mine + 1 == k {
-                if ADD {
-                    threats.add(me, sq);
-                } else {
-                    threats.remove(me, sq);
-                }
+                threats.remove(me, sq);
             }
         }
     }
