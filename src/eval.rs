@@ -51,14 +51,36 @@ impl fmt::Display for EvalKind {
     }
 }
 
-impl FromStr for EvalKind {
-    type Err = ();
+/// A name that is none of the [`EvalKind`]s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEvalKind {
+    /// The name given.
+    pub got: String,
+}
 
-    fn from_str(s: &str) -> Result<Self, ()> {
+impl fmt::Display for UnknownEvalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
+        write!(
+            f,
+            "no evaluation is called '{}' (one of {})",
+            self.got,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownEvalKind {}
+
+impl FromStr for EvalKind {
+    type Err = UnknownEvalKind;
+
+    /// The kind of that name, in any case.
+    fn from_str(s: &str) -> Result<Self, UnknownEvalKind> {
         EvalKind::ALL
             .into_iter()
             .find(|k| k.name().eq_ignore_ascii_case(s))
-            .ok_or(())
+            .ok_or_else(|| UnknownEvalKind { got: s.to_string() })
     }
 }
 
@@ -134,6 +156,15 @@ mod tests {
         for k in EvalKind::ALL {
             assert_eq!(k.name().parse::<EvalKind>(), Ok(k));
         }
-        assert!("nonsense".parse::<EvalKind>().is_err());
+        assert_eq!(
+            "Squares".parse::<EvalKind>(),
+            Ok(EvalKind::Squares),
+            "names are matched in any case"
+        );
+        let err = "nonsense".parse::<EvalKind>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no evaluation is called 'nonsense' (one of kinrow, lines, weights, squares)"
+        );
     }
 }

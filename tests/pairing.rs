@@ -8,9 +8,8 @@ use common::cells_of;
 use common::oracle::Oracle;
 use common::oracle_to_move;
 use common::random_position;
-use kinrow::rules::{
-    Geometry, Player, Position, Square, Tables, is_pairing_against, pairing_against,
-};
+use kinrow::rules::{Geometry, Player, Position, Square, Tables};
+use kinrow::search::pairing::{is_pairing_against, pairing_against};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::Arc;

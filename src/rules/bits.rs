@@ -1,6 +1,18 @@
 //! A fixed-size set of board cells: one bit per cell, 256 bits, enough for 15x15.
 
 /// A set of cells, bit `i` for the cell with index `i`.
+///
+/// ```
+/// use kinrow::rules::Bits;
+///
+/// let mut a = Bits::EMPTY;
+/// a.insert(3);
+/// a.insert(200);
+/// let b = Bits::first_n(10);
+/// assert_eq!(a.and(b).iter().collect::<Vec<_>>(), [3]);
+/// assert_eq!(a.or(b).count(), 11);
+/// assert_eq!(a.and_not(b).first(), Some(200));
+/// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
 pub struct Bits(pub [u64; 4]);
 

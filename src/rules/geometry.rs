@@ -1,8 +1,7 @@
-//! Board geometry: sizes, squares, the winning lines and the symmetries of a board.
+//! Board geometry: the size of a board, k, the rule on overlines, and the names of squares.
+//! What follows from a geometry (its windows, symmetries, keys) is in [`super::Tables`].
 
-use super::bits::Bits;
 use std::fmt;
-use std::sync::Arc;
 
 /// The largest number of columns or rows.
 pub const MAX_SIDE: u32 = 15;
@@ -17,9 +16,19 @@ pub type Square = usize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GeometryError {
     /// Columns or rows outside 1..=15.
-    Size { columns: u32, rows: u32 },
+    Size {
+        /// Columns asked for.
+        columns: u32,
+        /// Rows asked for.
+        rows: u32,
+    },
     /// k outside 1..=max(columns, rows).
-    K { k: u32, max: u32 },
+    K {
+        /// The k asked for.
+        k: u32,
+        /// The largest k the board allows (its longer side).
+        max: u32,
+    },
 }
 
 impl fmt::Display for GeometryError {
@@ -41,6 +50,18 @@ impl std::error::Error for GeometryError {}
 
 /// An m,n,k game: `columns` x `rows` board, `k` in a row wins; under the exact rule only
 /// exactly `k` in a row wins (an overline, k+1 or more, does not: gomoku's "exactly five").
+///
+/// ```
+/// use kinrow::rules::{Geometry, GeometryError};
+///
+/// let g = Geometry::new(15, 15, 5).unwrap().with_exact(true);
+/// assert_eq!(g.to_string(), "15x15 k=5 exact");
+/// assert_eq!(g.cells(), 225);
+/// let h8 = g.square_named("h8").unwrap();
+/// assert_eq!((g.file(h8), g.rank(h8)), (7, 7));
+/// assert_eq!(g.name(h8), "h8");
+/// assert_eq!(Geometry::new(3, 3, 4), Err(GeometryError::K { k: 4, max: 3 }));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
     columns: u8,
@@ -140,6 +161,15 @@ impl Geometry {
         sq / self.columns()
     }
 
+    /// Steps from a square to the nearest edge of the board: 0 on the edge, most in the
+    /// centre.
+    pub fn edge_distance(&self, sq: Square) -> usize {
+        let (f, r) = (self.file(sq), self.rank(sq));
+        f.min(r)
+            .min(self.columns() - 1 - f)
+            .min(self.rows() - 1 - r)
+    }
+
     /// The square named like `c3`, if the name is well formed and on the board.
     pub fn square_named(&self, name: &str) -> Option<Square> {
         let mut chars = name.chars();
@@ -158,216 +188,6 @@ impl Geometry {
     }
 }
 
-/// The four line directions as (file step, rank step).
-const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
-
-/// Everything derived from a geometry once, shared by every position on that board.
-#[derive(Debug)]
-pub struct Tables {
-    /// The geometry these tables describe.
-    pub geometry: Geometry,
-    /// Every window of k cells in a row, as a cell set.
-    pub line_masks: Vec<Bits>,
-    /// For each window, its cells in order.
-    pub line_cells: Vec<Vec<Square>>,
-    /// For each cell, the windows through it.
-    pub cell_lines: Vec<Vec<u16>>,
-    /// For each window, the cells just beyond its two ends in its direction (those on the
-    /// board): under the exact rule, a player's stone there means the window can never be
-    /// that player's exactly-k.
-    pub line_flanks: Vec<Bits>,
-    /// Under the exact rule, for each cell, the windows it flanks; empty under freestyle, where
-    /// flanks do not matter.
-    pub flank_lines: Vec<Vec<u16>>,
-    /// Zobrist keys per cell and player.
-    pub zobrist: Vec<[u64; 2]>,
-    /// The board's symmetries as cell permutations; the identity first.
-    pub symmetries: Vec<Vec<Square>>,
-    /// The inverse of each symmetry.
-    pub inverses: Vec<Vec<Square>>,
-    /// Every cell of the board.
-    pub all: Bits,
-    /// Cell weights of the seeds' evaluation: more for cells nearer the centre, at least 2 on
-    /// the long diagonals (on 5x5: 3 in the centre, 2 on the inner ring and the diagonals, 1 on
-    /// the edge).
-    pub weights: Vec<i32>,
-    /// Distance of each cell from the nearest edge ring, 0 on the edge: a cheap centrality
-    /// used for move ordering.
-    pub ring: Vec<i32>,
-    /// For each cell, the cells at most two steps away in any direction (itself included).
-    pub near: Vec<Bits>,
-    /// The cell nearest the centre.
-    pub centre: Square,
-}
-
-impl Tables {
-    /// Builds the tables of a geometry.
-    pub fn new(geometry: Geometry) -> Arc<Tables> {
-        let (c, r, k) = (
-            geometry.columns() as i32,
-            geometry.rows() as i32,
-            geometry.k() as i32,
-        );
-        let mut line_cells: Vec<Vec<Square>> = Vec::new();
-        let mut line_flanks: Vec<Bits> = Vec::new();
-        // A 1-cell window is the same in every direction, so with k=1 one direction is enough.
-        let directions = if k == 1 {
-            &DIRECTIONS[..1]
-        } else {
-            &DIRECTIONS[..]
-        };
-        for &(df, dr) in directions {
-            for r0 in 0..r {
-                for f0 in 0..c {
-                    let (fe, re) = (f0 + df * (k - 1), r0 + dr * (k - 1));
-                    if fe < 0 || fe >= c || re < 0 || re >= r {
-                        continue;
-                    }
-                    line_cells.push(
-                        (0..k)
-                            .map(|i| ((r0 + dr * i) * c + f0 + df * i) as Square)
-                            .collect(),
-                    );
-                    let mut flanks = Bits::EMPTY;
-                    for (ff, fr) in [(f0 - df, r0 - dr), (fe + df, re + dr)] {
-                        if ff >= 0 && ff < c && fr >= 0 && fr < r {
-                            flanks.insert((fr * c + ff) as Square);
-                        }
-                    }
-                    line_flanks.push(flanks);
-                }
-            }
-        }
-        let cells = geometry.cells();
-        let mut cell_lines = vec![Vec::new(); cells];
-        let mut line_masks = Vec::with_capacity(line_cells.len());
-        for (i, lc) in line_cells.iter().enumerate() {
-            let mut m = Bits::EMPTY;
-            for &sq in lc {
-                m.insert(sq);
-                cell_lines[sq].push(i as u16);
-            }
-            line_masks.push(m);
-        }
-        let mut flank_lines = vec![Vec::new(); cells];
-        if geometry.exact() {
-            for (i, f) in line_flanks.iter().enumerate() {
-                for sq in f.iter() {
-                    flank_lines[sq].push(i as u16);
-                }
-            }
-        }
-        // The same stones are a different game under the other rule: give it other keys, so
-        // that no table entry can carry over.
-        let rule = if geometry.exact() {
-            0x5a5a_0000_0000
-        } else {
-            0
-        };
-        let mut seed =
-            0x6b69_6e72_6f77_u64 ^ ((c as u64) << 16 | (r as u64) << 8 | k as u64) ^ rule;
-        let zobrist = (0..cells)
-            .map(|_| [splitmix64(&mut seed), splitmix64(&mut seed)])
-            .collect();
-        let ring: Vec<i32> = (0..cells as i32)
-            .map(|sq| {
-                let (f, rk) = (sq % c, sq / c);
-                f.min(rk).min(c - 1 - f).min(r - 1 - rk)
-            })
-            .collect();
-        let weights = (0..cells as i32)
-            .map(|sq| {
-                let (f, rk) = (sq % c, sq / c);
-                let on_diagonal =
-                    f == rk || f == r - 1 - rk || c - 1 - f == rk || c - 1 - f == r - 1 - rk;
-                let w = 1 + ring[sq as usize];
-                if on_diagonal { w.max(2) } else { w }
-            })
-            .collect();
-        let symmetries = symmetries(c, r);
-        let near = (0..cells as i32)
-            .map(|sq| {
-                let (f, rk) = (sq % c, sq / c);
-                let mut m = Bits::EMPTY;
-                for df in -2..=2 {
-                    for dr in -2..=2 {
-                        let (nf, nr) = (f + df, rk + dr);
-                        if nf >= 0 && nf < c && nr >= 0 && nr < r {
-                            m.insert((nr * c + nf) as Square);
-                        }
-                    }
-                }
-                m
-            })
-            .collect();
-        let centre = ((r / 2) * c + c / 2) as Square;
-        Arc::new(Tables {
-            geometry,
-            line_masks,
-            line_cells,
-            cell_lines,
-            line_flanks,
-            flank_lines,
-            zobrist,
-            inverses: symmetries.iter().map(|p| invert(p)).collect(),
-            symmetries,
-            all: Bits::first_n(cells),
-            weights,
-            ring,
-            near,
-            centre,
-        })
-    }
-
-    /// Number of windows.
-    pub fn line_count(&self) -> usize {
-        self.line_masks.len()
-    }
-}
-
-/// The cell permutations that map the board onto itself: 8 on a square board, 4 otherwise.
-fn symmetries(c: i32, r: i32) -> Vec<Vec<Square>> {
-    let map = |f: &dyn Fn(i32, i32) -> (i32, i32)| -> Vec<Square> {
-        (0..c * r)
-            .map(|sq| {
-                let (nf, nr) = f(sq % c, sq / c);
-                (nr * c + nf) as Square
-            })
-            .collect()
-    };
-    let mut out = vec![
-        map(&|f, rk| (f, rk)),
-        map(&|f, rk| (c - 1 - f, rk)),
-        map(&|f, rk| (f, r - 1 - rk)),
-        map(&|f, rk| (c - 1 - f, r - 1 - rk)),
-    ];
-    if c == r {
-        out.push(map(&|f, rk| (rk, f)));
-        out.push(map(&|f, rk| (c - 1 - rk, c - 1 - f)));
-        out.push(map(&|f, rk| (rk, c - 1 - f)));
-        out.push(map(&|f, rk| (c - 1 - rk, f)));
-    }
-    out
-}
-
-fn invert(perm: &[Square]) -> Vec<Square> {
-    let mut inv = vec![0; perm.len()];
-    for (from, &to) in perm.iter().enumerate() {
-        inv[to] = from;
-    }
-    inv
-}
-
-/// A small fixed generator so that Zobrist keys (and so node counts) are the same on every
-/// run and machine.
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -383,42 +203,6 @@ mod tests {
             Geometry::new(5, 5, 0),
             Err(GeometryError::K { k: 0, max: 5 })
         );
-    }
-
-    #[test]
-    fn line_counts() {
-        let t = Tables::new(Geometry::default());
-        assert_eq!(t.line_count(), 8);
-        let t = Tables::new(Geometry::new(5, 5, 5).unwrap());
-        assert_eq!(t.line_count(), 12);
-        let t = Tables::new(Geometry::new(15, 15, 5).unwrap());
-        assert_eq!(t.line_count(), 11 * 15 * 2 + 11 * 11 * 2);
-        let t = Tables::new(Geometry::new(4, 1, 2).unwrap());
-        assert_eq!(t.line_count(), 3);
-        let t = Tables::new(Geometry::new(2, 2, 1).unwrap());
-        assert_eq!(t.line_count(), 4);
-    }
-
-    #[test]
-    fn seed_weights_on_5x5() {
-        let t = Tables::new(Geometry::new(5, 5, 5).unwrap());
-        let expect = [
-            2, 1, 1, 1, 2, 1, 2, 2, 2, 1, 1, 2, 3, 2, 1, 1, 2, 2, 2, 1, 2, 1, 1, 1, 2,
-        ];
-        assert_eq!(t.weights, expect);
-    }
-
-    #[test]
-    fn symmetries_are_permutations() {
-        for (c, r) in [(3, 3), (5, 4), (1, 7), (15, 15)] {
-            let t = Tables::new(Geometry::new(c, r, 1).unwrap());
-            assert_eq!(t.symmetries.len(), if c == r { 8 } else { 4 });
-            for p in &t.symmetries {
-                let mut seen = p.clone();
-                seen.sort();
-                assert_eq!(seen, (0..(c * r) as usize).collect::<Vec<_>>());
-            }
-        }
     }
 
     #[test]

@@ -1,13 +1,31 @@
-//! The rules of m,n,k games: geometry, positions, moves, wins. Knows nothing of search or text.
+//! The rules of m,n,k games: geometry, positions, moves, wins. Knows nothing of search,
+//! evaluation or text.
+//!
+//! - `geometry`: the board's size, k, the overline rule, squares and their names;
+//! - `tables`: what follows from a geometry once (windows, flanks, symmetries, keys);
+//! - `bits`: sets of cells;
+//! - `player`: the players, outcomes and refused moves;
+//! - `position`: make/unmake, set-up, and the line statistics kept move by move;
+//! - `perft`: counting the game tree.
+//!
+//! One exception to "rules only": [`Position`] keeps, besides what the rules need (stones,
+//! wins, threat squares), statistics that only evaluation and search read: the open-line
+//! histogram, the seeds' cell-weight sums ([`Tables::weights`]) and the keys of the board's
+//! symmetric images. They are updated inside make/unmake, a few additions per window through
+//! the move; computed where they are read they would cost a scan of the board at every node.
+//! Everything search or evaluation can compute on its own (move ordering, the neighbourhoods
+//! of large boards, pairing proofs) lives in [`crate::search`] and [`crate::eval`].
 
 mod bits;
 mod geometry;
-mod pairing;
 mod perft;
+mod player;
 mod position;
+mod tables;
 
 pub use bits::{Bits, BitsIter};
-pub use geometry::{Geometry, GeometryError, MAX_CELLS, MAX_SIDE, Square, Tables};
-pub use pairing::{PairingSolver, cannot_win, is_pairing_against, pairing_against};
+pub use geometry::{Geometry, GeometryError, MAX_CELLS, MAX_SIDE, Square};
 pub use perft::perft;
-pub use position::{MoveError, Outcome, Player, Position, SetupError};
+pub use player::{MoveError, Outcome, Player};
+pub use position::{MovesError, Position, SetupError};
+pub use tables::Tables;

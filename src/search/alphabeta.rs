@@ -1,9 +1,11 @@
-//! The negamax alpha-beta recursion and its move ordering.
+//! The negamax alpha-beta recursion: proofs by the rules and by pairings, the table, and
+//! principal variation search over the ordered moves.
 
+use super::ordering::{FULL_WIDTH_CELLS, next_best};
 use super::tt::Bound;
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, Searcher};
 use crate::eval::evaluate;
-use crate::rules::{Bits, Player, Position, Square};
+use crate::rules::Position;
 use std::time::Instant;
 
 /// How often (in nodes) the clock and the stop flag are looked at.
@@ -127,7 +129,7 @@ impl Searcher {
         match forced {
             Some(sq) => moves.push((0, sq)),
             None => {
-                let cands = candidates(pos);
+                let cands = self.maps.candidates(pos);
                 if cands != pos.empty() {
                     // Left-out moves make this node's value a guess, whatever it is.
                     self.impure += 1;
@@ -205,107 +207,11 @@ impl Searcher {
             self.aborted = true;
         }
     }
-
-    /// Scores the empty squares for move ordering: the table's move first, then the killer
-    /// moves of this ply, then squares on many lines that are open for us or for the opponent
-    /// (weighted steeply by their stones), then history and centrality.
-    pub(super) fn score_moves(
-        &self,
-        pos: &Position,
-        cands: Bits,
-        tt_move: Option<Square>,
-        ply: usize,
-        out: &mut Vec<(i64, Square)>,
-    ) {
-        let tables = pos.tables();
-        let us = pos.side_to_move().index();
-        let killers = self.killers[ply];
-        for sq in cands.iter() {
-            let score = if Some(sq) == tt_move {
-                i64::MAX
-            } else {
-                let mut s: i64 = 0;
-                for &l in &tables.cell_lines[sq] {
-                    let c = pos.line_count(l as usize);
-                    let (own, other) = (c[us] as u32, c[1 - us] as u32);
-                    if other == 0 {
-                        s += 1 << (2 * own.min(12));
-                    }
-                    if own == 0 {
-                        s += 1 << (2 * other.min(12));
-                    }
-                }
-                let killer = if killers[0] == Some(sq) {
-                    2
-                } else if killers[1] == Some(sq) {
-                    1
-                } else {
-                    0
-                };
-                let h = self.history[sq][us] as i64;
-                (s * 4 + killer) * 64 + h.min(63) + tables.ring[sq] as i64
-            };
-            out.push((score, sq));
-        }
-    }
-
-    /// The root's candidate moves in search order.
-    pub(super) fn ordered_moves(&self, pos: &Position, tt_move: Option<Square>) -> Vec<Square> {
-        let mut scored = Vec::new();
-        self.score_moves(pos, candidates(pos), tt_move, 0, &mut scored);
-        scored.sort_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
-        scored.into_iter().map(|(_, sq)| sq).collect()
-    }
 }
 
 /// Attacking moves and tried moves of the forced-win look at the horizon.
 const HORIZON_VCF_DEPTH: u32 = 6;
 const HORIZON_VCF_BUDGET: u64 = 64;
-
-/// Boards with more cells than this are searched near the stones only.
-pub(super) const FULL_WIDTH_CELLS: usize = 64;
-
-/// The moves the search considers: every empty square on boards up to
-/// [`FULL_WIDTH_CELLS`]; on larger ones, the empty squares at most two steps from a stone
-/// (from the centre on an empty board), where the play is.
-pub(super) fn candidates(pos: &Position) -> Bits {
-    let empty = pos.empty();
-    let tables = pos.tables();
-    if tables.geometry.cells() <= FULL_WIDTH_CELLS {
-        return empty;
-    }
-    let stones = pos.stones(Player::X).or(pos.stones(Player::O));
-    if stones.is_empty() {
-        return tables.near[tables.centre].and(empty);
-    }
-    let mut near = Bits::EMPTY;
-    for sq in stones.iter() {
-        near = near.or(tables.near[sq]);
-    }
-    near.and(empty)
-}
-
-/// Brings the best-scored of `moves[i..]` to position `i` and returns it. Picking one at a
-/// time wins over sorting because most nodes are cut off after a move or two; if a node
-/// gets far down its list, the rest is sorted once.
-#[inline]
-fn next_best(moves: &mut [(i64, Square)], i: usize) -> Square {
-    const PICKS: usize = 3;
-    if i < PICKS {
-        let mut best = i;
-        for j in i + 1..moves.len() {
-            if (moves[j].0, std::cmp::Reverse(moves[j].1))
-                > (moves[best].0, std::cmp::Reverse(moves[best].1))
-            {
-                best = j;
-            }
-        }
-        moves.swap(i, best);
-    } else if i == PICKS {
-        moves[i..].sort_unstable_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
-    }
-    moves[i].1
-}
 
 /// Mate scores are stored relative to the node, so that they mean the same wherever the
 /// position recurs.

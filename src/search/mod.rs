@@ -1,7 +1,18 @@
 //! Game-tree search: iterative-deepening negamax alpha-beta with a transposition table.
-//! Knows nothing of text: results are numbers and squares; the session formats them.
+//! Knows nothing of text: results are numbers and squares; the front ends format them.
+//!
+//! - this file: the [`Searcher`], its settings and limits, and the root (iterative
+//!   deepening, symmetric root moves, tie-breaks);
+//! - `alphabeta`: the recursion;
+//! - `ordering`: which moves are tried, in what order;
+//! - [`pairing`]: draw proofs by pairing strategies;
+//! - `vcf`: forced wins by continuous fours;
+//! - `tt`: the transposition table;
+//! - [`time`]: time management.
 
 mod alphabeta;
+mod ordering;
+pub mod pairing;
 pub mod time;
 mod tt;
 mod vcf;
@@ -11,6 +22,8 @@ pub use tt::TableSizeError;
 
 use crate::eval::EvalKind;
 use crate::rules::{Position, Square};
+use ordering::{BoardMaps, FULL_WIDTH_CELLS};
+use pairing::PairingSolver;
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use std::sync::Arc;
@@ -112,12 +125,19 @@ impl Default for Settings {
 /// What one completed iteration found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Iteration {
+    /// The iteration's nominal depth, in plies.
     pub depth: u32,
+    /// The deepest ply reached (at least `depth`).
     pub seldepth: u32,
+    /// The value of the position for the side to move.
     pub value: Value,
+    /// Nodes searched since the search began.
     pub nodes: u64,
+    /// Time since the search was asked for ([`Control::start`]).
     pub elapsed: Duration,
+    /// Table occupancy in permille.
     pub hashfull: u32,
+    /// The principal variation, the move to play first.
     pub pv: Vec<Square>,
 }
 
@@ -163,7 +183,9 @@ pub struct Searcher {
     /// Move lists per ply, reused so that no node allocates.
     move_lists: Vec<Vec<(i64, Square)>>,
     /// Scratch space for pairing proofs.
-    pairing: crate::rules::PairingSolver,
+    pairing: PairingSolver,
+    /// Move generation's maps of the board last searched.
+    maps: BoardMaps,
     /// Two moves per ply that recently caused a cutoff there.
     killers: Vec<[Option<Square>; 2]>,
     settings: Settings,
@@ -188,7 +210,8 @@ impl Searcher {
                 .map(|_| Vec::with_capacity(crate::rules::MAX_CELLS))
                 .collect(),
             killers: vec![[None; 2]; MAX_PLY + 1],
-            pairing: crate::rules::PairingSolver::new(),
+            pairing: PairingSolver::new(),
+            maps: BoardMaps::new(crate::rules::Geometry::default()),
             settings: Settings::default(),
             stop: Arc::new(AtomicBool::new(false)),
         })
@@ -230,6 +253,9 @@ impl Searcher {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = limits.hard_time.map(|d| start + d);
         self.table.new_search();
+        if self.maps.geometry != root.geometry() {
+            self.maps = BoardMaps::new(root.geometry());
+        }
         let mut pos = root.clone();
         if pos.outcome().is_some() {
             return SearchResult {
@@ -255,7 +281,7 @@ impl Searcher {
             let best = self.pick(&moves, settings, rng);
             return self.settled(best, Value::Loss(1), 2, start, report);
         }
-        if pos.tables().geometry.cells() > alphabeta::FULL_WIDTH_CELLS
+        if pos.tables().geometry.cells() > FULL_WIDTH_CELLS
             && let Some((n, first)) = self.vcf(&mut pos, ROOT_VCF_DEPTH, ROOT_VCF_BUDGET)
         {
             // A forced win by fours is a proof on any board: play it.
@@ -265,7 +291,7 @@ impl Searcher {
         let stabilizer = pos.stabilizer();
         // On large boards the root moves are restricted like any node's: nothing found can
         // then be a proof.
-        let root_restricted = alphabeta::candidates(&pos) != pos.empty();
+        let root_restricted = self.maps.candidates(&pos) != pos.empty();
         let candidates: Vec<Square> = {
             let blocks = pos.threats(us.other());
             if blocks.count() == 1 {
@@ -457,7 +483,11 @@ impl Searcher {
                 v
             })
             .collect();
-        let top = scores.iter().copied().max().unwrap_or(0);
+        let top = scores
+            .iter()
+            .copied()
+            .max()
+            .expect("moves is never empty: the tied root moves include the best");
         moves
             .iter()
             .zip(&scores)
@@ -466,9 +496,13 @@ impl Searcher {
             .collect()
     }
 
+    /// One of `moves` (never empty: a game not over has a move), at random if the settings
+    /// ask for it, else the first.
     fn pick(&self, moves: &[Square], settings: Settings, rng: &mut impl Rng) -> Square {
         if settings.random_tie_break {
-            *moves.choose(rng).unwrap_or(&moves[0])
+            *moves
+                .choose(rng)
+                .expect("moves to pick from are never empty")
         } else {
             moves[0]
         }

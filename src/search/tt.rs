@@ -34,10 +34,15 @@ struct Entry {
 /// What a probe found.
 #[derive(Clone, Copy, Debug)]
 pub struct Hit {
+    /// The stored score, relative to the stored node (mate distances from there).
     pub score: i32,
+    /// What the score says about the true score.
     pub bound: Bound,
+    /// The depth the node was searched to.
     pub depth: u32,
+    /// Whether the score was computed without any heuristic value (see the module docs).
     pub proven: bool,
+    /// The best move found, in the frame the key was stored in.
     pub best: Option<usize>,
 }
 

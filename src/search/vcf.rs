@@ -53,7 +53,7 @@ impl Searcher {
                 1 => {
                     // The defender must take our winning square (it has no win of its own:
                     // it had none, and our stone cannot make one).
-                    let block = wins.first().unwrap_or(sq);
+                    let block = wins.first().expect("one winning square was counted");
                     pos.make(block);
                     let deeper = self.vcf_within(pos, depth - 1, left).map(|(n, _)| n + 1);
                     pos.unmake();

@@ -10,9 +10,7 @@
 //! two windows share at most one cell, so a pair lies in one window only. Augmenting paths
 //! find a matching that gives every window two cells, or show there is none.
 
-use super::bits::Bits;
-use super::geometry::{MAX_CELLS, Square};
-use super::position::{Player, Position};
+use crate::rules::{Bits, MAX_CELLS, Player, Position, Square};
 
 /// Windows open for a player beyond which no pairing is looked for: the matching would cost
 /// more than it is likely to save.
