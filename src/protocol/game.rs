@@ -189,21 +189,33 @@ pub fn play_all(position: &mut Position, moves: &[Square]) -> Result<(), SpecPos
 }
 
 /// The position `spec` describes on the board of `tables`: its set-up board (or the empty
-/// board) with its moves played, each checked. A new position is built, so nothing the
-/// caller holds changes on error.
+/// board) with its moves played in order, each checked as it comes. A new position is
+/// built, so nothing the caller holds changes on error.
 ///
 /// # Errors
 ///
-/// The first problem found: the set-up board, then a move off the board, then a move that
-/// cannot be played.
+/// The first problem in the order a player would meet it: the set-up board, then the first
+/// move that is off the board or cannot be played.
 pub fn position_of(
     tables: &Arc<Tables>,
     spec: &PositionSpec,
 ) -> Result<Position, SpecPositionError> {
-    let moves = squares_of(spec, tables.geometry)?;
+    let geometry = tables.geometry;
     let mut position =
         setup_of(tables, &spec.start)?.unwrap_or_else(|| Position::new(Arc::clone(tables)));
-    play_all(&mut position, &moves)?;
+    for (index, &square) in spec.moves.iter().enumerate() {
+        let on_board =
+            geometry
+                .square(square.file, square.rank)
+                .ok_or(SpecPositionError::OffBoard {
+                    index,
+                    square,
+                    geometry,
+                })?;
+        position
+            .play(on_board)
+            .map_err(|why| SpecPositionError::Illegal { index, square, why })?;
+    }
     Ok(position)
 }
 
@@ -217,6 +229,23 @@ mod tests {
             Ok(Some(Command::Position(spec))) => spec,
             other => panic!("{text}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn position_of_reports_the_first_problem_in_move_order() {
+        let tables = Tables::new(Geometry::default());
+        let e = position_of(&tables, &spec("startpos moves b2 b2 z9"));
+        assert!(
+            matches!(e, Err(SpecPositionError::Illegal { index: 1, .. })),
+            "{e:?}"
+        );
+        let e = position_of(&tables, &spec("startpos moves z9 b2 b2"));
+        assert!(
+            matches!(e, Err(SpecPositionError::OffBoard { index: 0, .. })),
+            "{e:?}"
+        );
+        let p = position_of(&tables, &spec("startpos moves b2 a1")).map(|p| p.stone_count());
+        assert_eq!(p.ok(), Some(2));
     }
 
     #[test]
