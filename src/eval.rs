@@ -19,7 +19,7 @@ pub enum EvalKind {
     Kinrow,
     /// The seeds' e(P): lines still open for X minus lines still open for O.
     Lines,
-    /// `Lines` plus the seeds' centre/diagonal cell weights under each player's stones.
+    /// `Lines` plus the textbook centre/diagonal cell weights under each player's stones.
     Weights,
     /// Seed 003: over the open lines, the sum of the squared count of own stones.
     Squares,

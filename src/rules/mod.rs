@@ -10,7 +10,7 @@
 //!
 //! One exception to "rules only": [`Position`] keeps, besides what the rules need (stones,
 //! wins, threat squares), statistics that only evaluation and search read: the open-line
-//! histogram, the seeds' cell-weight sums ([`Tables::weights`]) and the keys of the board's
+//! histogram, the textbook cell-weight sums ([`Tables::weights`]) and the keys of the board's
 //! symmetric images. They are updated inside make/unmake, a few additions per window through
 //! the move; computed where they are read they would cost a scan of the board at every node.
 //! Everything search or evaluation can compute on its own (move ordering, the neighbourhoods

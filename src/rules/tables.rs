@@ -41,7 +41,7 @@ pub struct Tables {
     pub inverses: Vec<Vec<Square>>,
     /// Every cell of the board.
     pub all: Bits,
-    /// Cell weights of the seeds' evaluation: more for cells nearer the centre, at least 2 on
+    /// Cell weights of the textbook evaluation: more for cells nearer the centre, at least 2 on
     /// the long diagonals (on 5x5: 3 in the centre, 2 on the inner ring and the diagonals, 1 on
     /// the edge).
     ///

@@ -27,7 +27,7 @@ impl Position {
         best
     }
 
-    /// Sum of the seeds' cell weights ([`crate::rules::Tables::weights`]) under `p`'s stones.
+    /// Sum of the textbook cell weights ([`crate::rules::Tables::weights`]) under `p`'s stones.
     #[inline]
     pub fn weight_sum(&self, p: Player) -> i32 {
         self.weight_sum[p.index()]

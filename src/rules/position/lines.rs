@@ -66,7 +66,7 @@ impl Position {
         self.line_counts[line][qi] == 0 && self.flank_counts[line][pi] == 0
     }
 
-    /// Windows still open for `p` (no opposing stone), the seeds' count of "lines still open".
+    /// Windows still open for `p` (no opposing stone), the textbook count of "lines still open".
     pub fn open_lines(&self, p: Player) -> u32 {
         self.hist[p.index()][..=self.tables.geometry.k()]
             .iter()

@@ -7,7 +7,7 @@
 //!   histogram, threat squares, dead windows) and their freestyle update;
 //! - `exact`: the same statistics under the exact rule, where a stone also closes the
 //!   windows it flanks;
-//! - `keys`: the Zobrist key of the board and of its symmetric images, and the seeds' cell
+//! - `keys`: the Zobrist key of the board and of its symmetric images, and the textbook cell
 //!   weight sums.
 //!
 //! Some of these statistics serve only evaluation and search (the histogram, the weight
