@@ -17,7 +17,7 @@ pub enum EvalKind {
     /// stone from a win outweighs many emptier ones, plus a small centre term.
     #[default]
     Kinrow,
-    /// The seeds' e(P): lines still open for X minus lines still open for O.
+    /// The textbook e(P): lines still open for X minus lines still open for O.
     Lines,
     /// `Lines` plus the textbook centre/diagonal cell weights under each player's stones.
     Weights,

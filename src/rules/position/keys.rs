@@ -1,4 +1,4 @@
-//! The keys of a position and of its images under the board's symmetries, and the seeds'
+//! The keys of a position and of its images under the board's symmetries, and the textbook
 //! cell-weight sums: both kept up to date stone by stone.
 
 use super::Position;

@@ -73,8 +73,8 @@ impl Position {
             .sum()
     }
 
-    /// No window can be completed by either player: every window holds stones of both (the
-    /// seeds' "stalemate").
+    /// No window can be completed by either player: every window holds stones of both (what
+    /// classroom versions of the game call "stalemate").
     #[inline]
     pub fn no_open_lines(&self) -> bool {
         self.dead as usize == self.tables.line_count()
