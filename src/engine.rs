@@ -35,7 +35,6 @@ use crate::rules::Position;
 use crate::search::{Control, Iteration, Limits, SearchResult, Searcher, Settings, TableSizeError};
 use rand::rngs::StdRng;
 use std::any::Any;
-use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,44 +62,21 @@ struct Running {
 
 /// Why a job gave no result. Its completion call gets this instead; the engine is usable
 /// again after [`Engine::wait`].
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum JobError {
     /// The job panicked (a bug): the searcher was cleared, since a search cut off in the
     /// middle may have left its table inconsistent. Holds the panic's message.
+    #[error("the job failed: {0}")]
     Panicked(String),
     /// The worker thread could not be started; the searcher stayed with the engine.
-    Spawn(std::io::Error),
-}
-
-impl fmt::Display for JobError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            JobError::Panicked(message) => write!(f, "the job failed: {message}"),
-            JobError::Spawn(e) => write!(f, "the job's thread could not be started: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for JobError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            JobError::Panicked(_) => None,
-            JobError::Spawn(e) => Some(e),
-        }
-    }
+    #[error("the job's thread could not be started: {0}")]
+    Spawn(#[source] std::io::Error),
 }
 
 /// [`Engine::go`] was called while a job runs: one job at a time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the engine is busy with another job")]
 pub struct Busy;
-
-impl fmt::Display for Busy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the engine is busy with another job")
-    }
-}
-
-impl std::error::Error for Busy {}
 
 impl Engine {
     /// An idle engine with a table of `hash_mb` MB.

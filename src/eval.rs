@@ -52,25 +52,18 @@ impl fmt::Display for EvalKind {
 }
 
 /// A name that is none of the [`EvalKind`]s.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no evaluation is called '{got}' (one of {})", all_names())]
 pub struct UnknownEvalKind {
     /// The name given.
     pub got: String,
 }
 
-impl fmt::Display for UnknownEvalKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
-        write!(
-            f,
-            "no evaluation is called '{}' (one of {})",
-            self.got,
-            names.join(", ")
-        )
-    }
+/// The names of every [`EvalKind`], comma-separated, for [`UnknownEvalKind`]'s message.
+fn all_names() -> String {
+    let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
+    names.join(", ")
 }
-
-impl std::error::Error for UnknownEvalKind {}
 
 impl FromStr for EvalKind {
     type Err = UnknownEvalKind;

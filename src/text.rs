@@ -5,7 +5,6 @@
 use nom::character::complete::{char, digit1};
 use nom::combinator::{all_consuming, opt, recognize};
 use nom::{IResult, Parser};
-use std::fmt;
 
 /// How many characters of the input an error message echoes at most, so that a megabyte of
 /// garbage produces a short, single-line message.
@@ -82,10 +81,16 @@ pub fn whole<'a, O>(
 /// Why a line of some protocol could not be parsed: the command it was for (if its first
 /// word is one) and what exactly was wrong, `K`, one grammar's error kinds. `Display` gives
 /// one line, `command: kind` (or the kind alone), so that every protocol's errors read alike.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{kind}", said_of(*command))]
 pub struct LineError<K> {
     command: Option<&'static str>,
     kind: K,
+}
+
+/// The `command: ` that starts a [`LineError`]'s message, or nothing.
+fn said_of(command: Option<&str>) -> String {
+    command.map(|c| format!("{c}: ")).unwrap_or_default()
 }
 
 impl<K> LineError<K> {
@@ -126,17 +131,6 @@ impl<K> LineError<K> {
         &self.kind
     }
 }
-
-impl<K: fmt::Display> fmt::Display for LineError<K> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.command {
-            Some(command) => write!(f, "{command}: {}", self.kind),
-            None => write!(f, "{}", self.kind),
-        }
-    }
-}
-
-impl<K: fmt::Debug + fmt::Display> std::error::Error for LineError<K> {}
 
 #[cfg(test)]
 mod tests {
