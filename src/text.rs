@@ -5,6 +5,7 @@
 use nom::character::complete::{char, digit1};
 use nom::combinator::{all_consuming, opt, recognize};
 use nom::{IResult, Parser};
+use std::fmt;
 
 /// How many characters of the input an error message echoes at most, so that a megabyte of
 /// garbage produces a short, single-line message.
@@ -76,6 +77,40 @@ pub fn whole<'a, O>(
         .parse(token)
         .ok()
         .map(|(_, output)| output)
+}
+
+/// Something other than what a grammar wants at some point of a line, in any of the
+/// protocols: `expected <expected>, got '<token>'`, or `got nothing` at the end of the line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}, got {}", Got(got.as_deref()))]
+pub struct Expected {
+    /// What the grammar allows there, as shown in the message (`'startpos' or 'board'`).
+    pub expected: &'static str,
+    /// The token found instead (an [`excerpt`]), or `None` at the end of the line.
+    pub got: Option<String>,
+}
+
+impl Expected {
+    /// `expected` was wanted where `got` was found (cut to an [`excerpt`]), or the end of
+    /// the line (`None`).
+    pub fn new(expected: &'static str, got: Option<&str>) -> Self {
+        Expected {
+            expected,
+            got: got.map(excerpt),
+        }
+    }
+}
+
+/// Shows an optional token of a line as `'token'`, or `nothing` at the end of the line.
+pub struct Got<'a>(pub Option<&'a str>);
+
+impl fmt::Display for Got<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(text) => write!(f, "'{text}'"),
+            None => f.write_str("nothing"),
+        }
+    }
 }
 
 /// Why a line of some protocol could not be parsed: the command it was for (if its first

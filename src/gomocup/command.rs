@@ -17,7 +17,7 @@
 //! brain accept either, and hand-written input mixes them: every keyword is matched without
 //! regard to case.
 
-use crate::text::{LineError, excerpt, signed, whole};
+use crate::text::{Expected, LineError, excerpt, signed, whole};
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{char, digit1, space0};
 use nom::sequence::separated_pair;
@@ -161,21 +161,19 @@ pub enum BlockLine {
 pub type ParseError = LineError<ParseErrorKind>;
 
 /// What exactly was wrong with a line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseErrorKind {
     /// The first word is no command kinrow knows; the protocol answers these with `UNKNOWN`.
+    #[error("'{word}' is not a command kinrow knows")]
     UnknownCommand {
         /// The word (an excerpt).
         word: String,
     },
-    /// Something else was found where the grammar wants `expected`.
-    Expected {
-        /// What the grammar allows there.
-        expected: &'static str,
-        /// What was found (an excerpt), or `None` at the end of the line.
-        got: Option<String>,
-    },
+    /// Something else was found where the grammar wants something.
+    #[error(transparent)]
+    Expected(Expected),
     /// A number does not fit its field.
+    #[error("{what} '{got}' is too large")]
     TooLarge {
         /// What the number is (`the size`, `a coordinate`).
         what: &'static str,
@@ -183,6 +181,7 @@ pub enum ParseErrorKind {
         got: String,
     },
     /// A `BOARD` line's third number is not 1, 2 or 3.
+    #[error("the field '{got}' must be 1 (own stone), 2 (opponent's stone) or 3 (marked stone)")]
     BadField {
         /// The number (an excerpt).
         got: String,
@@ -193,25 +192,6 @@ impl ParseError {
     /// Whether the line's first word is no command at all (answered `UNKNOWN`, not `ERROR`).
     pub fn is_unknown_command(&self) -> bool {
         matches!(self.kind(), ParseErrorKind::UnknownCommand { .. })
-    }
-}
-
-impl fmt::Display for ParseErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseErrorKind::UnknownCommand { word } => {
-                write!(f, "'{word}' is not a command kinrow knows")
-            }
-            ParseErrorKind::Expected { expected, got } => match got {
-                Some(got) => write!(f, "expected {expected}, got '{got}'"),
-                None => write!(f, "expected {expected}, got nothing"),
-            },
-            ParseErrorKind::TooLarge { what, got } => write!(f, "{what} '{got}' is too large"),
-            ParseErrorKind::BadField { got } => write!(
-                f,
-                "the field '{got}' must be 1 (own stone), 2 (opponent's stone) or 3 (marked stone)"
-            ),
-        }
     }
 }
 
@@ -278,10 +258,7 @@ fn nonempty(args: &str) -> Option<&str> {
 fn expected(command: &'static str, expected: &'static str, got: &str) -> ParseError {
     ParseError::new(
         command,
-        ParseErrorKind::Expected {
-            expected,
-            got: nonempty(got).map(excerpt),
-        },
+        ParseErrorKind::Expected(Expected::new(expected, nonempty(got))),
     )
 }
 
