@@ -298,6 +298,19 @@ mod tests {
             .expect("the job reports within 10 s")
     }
 
+    /// An engine running [`until_stopped`], and where that job's result arrives.
+    fn busy() -> (Engine, Receiver<Result<u64, JobError>>) {
+        let mut engine = Engine::new(1).expect("1 MB");
+        let rx = start(&mut engine, until_stopped);
+        (engine, rx)
+    }
+
+    /// Waits for the job to end and checks that the searcher came back to the engine.
+    fn settle(engine: &mut Engine) {
+        engine.wait();
+        assert!(engine.searcher_mut().is_some());
+    }
+
     /// Spins until stopped; returns how often it looked.
     fn until_stopped(_: &mut Searcher, stop: &Arc<AtomicBool>) -> u64 {
         let mut polls = 0;
@@ -323,14 +336,12 @@ mod tests {
         assert!(!engine.is_busy());
         assert!(engine.searcher_mut().is_some());
         // Waiting again, with nothing running, is harmless.
-        engine.wait();
-        assert!(engine.searcher_mut().is_some());
+        settle(&mut engine);
     }
 
     #[test]
     fn stop_ends_a_job_that_would_run_forever() {
-        let mut engine = Engine::new(1).expect("1 MB");
-        let rx = start(&mut engine, until_stopped);
+        let (mut engine, rx) = busy();
         std::thread::sleep(Duration::from_millis(20));
         assert!(rx.try_recv().is_err(), "the job runs until it is stopped");
         engine.stop();
@@ -344,8 +355,7 @@ mod tests {
 
     #[test]
     fn a_second_job_is_refused_while_one_runs() {
-        let mut engine = Engine::new(1).expect("1 MB");
-        let rx = start(&mut engine, until_stopped);
+        let (mut engine, rx) = busy();
         let (tx, refused) = channel::<Result<(), JobError>>();
         assert_eq!(engine.go(|_, _| (), move |r| drop(tx.send(r))), Err(Busy));
         assert!(refused.recv().is_err(), "a refused job is never run");
@@ -369,8 +379,7 @@ mod tests {
             Err(JobError::Panicked(message)) => assert_eq!(message, "deliberate test panic"),
             other => panic!("expected a panic report, got {other:?}"),
         }
-        engine.wait();
-        assert!(engine.searcher_mut().is_some());
+        settle(&mut engine);
         // The searcher still searches.
         let tables = Tables::new(Geometry::default());
         let search = Search {
@@ -406,14 +415,12 @@ mod tests {
             )
             .expect("idle");
         recv(&rx);
-        engine.wait();
-        assert!(engine.searcher_mut().is_some());
+        settle(&mut engine);
     }
 
     #[test]
     fn dropping_a_busy_engine_stops_its_job() {
-        let mut engine = Engine::new(1).expect("1 MB");
-        let rx = start(&mut engine, until_stopped);
+        let (engine, rx) = busy();
         drop(engine);
         recv(&rx).expect("the job was stopped, not killed");
     }
