@@ -103,11 +103,10 @@ pub fn play_reply(position: &mut Position, reply: Option<SquareText>) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Tables};
 
     #[test]
     fn replies_checked_against_the_board() {
-        let mut p = Position::new(Tables::new(Geometry::default()));
+        let mut p = Position::default();
         let at = |file, rank| Some(SquareText { file, rank });
         assert_eq!(play_reply(&mut p, at(1, 1)), Ok(4));
         let why = |p: &mut Position, reply| match play_reply(p, reply) {
