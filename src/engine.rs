@@ -35,7 +35,6 @@ use crate::rules::Position;
 use crate::search::{Control, Iteration, Limits, SearchResult, Searcher, Settings, TableSizeError};
 use rand::rngs::StdRng;
 use std::any::Any;
-use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,44 +62,21 @@ struct Running {
 
 /// Why a job gave no result. Its completion call gets this instead; the engine is usable
 /// again after [`Engine::wait`].
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum JobError {
     /// The job panicked (a bug): the searcher was cleared, since a search cut off in the
     /// middle may have left its table inconsistent. Holds the panic's message.
+    #[error("the job failed: {0}")]
     Panicked(String),
     /// The worker thread could not be started; the searcher stayed with the engine.
-    Spawn(std::io::Error),
-}
-
-impl fmt::Display for JobError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            JobError::Panicked(message) => write!(f, "the job failed: {message}"),
-            JobError::Spawn(e) => write!(f, "the job's thread could not be started: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for JobError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            JobError::Panicked(_) => None,
-            JobError::Spawn(e) => Some(e),
-        }
-    }
+    #[error("the job's thread could not be started: {0}")]
+    Spawn(#[source] std::io::Error),
 }
 
 /// [`Engine::go`] was called while a job runs: one job at a time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the engine is busy with another job")]
 pub struct Busy;
-
-impl fmt::Display for Busy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the engine is busy with another job")
-    }
-}
-
-impl std::error::Error for Busy {}
 
 impl Engine {
     /// An idle engine with a table of `hash_mb` MB.
@@ -322,6 +298,19 @@ mod tests {
             .expect("the job reports within 10 s")
     }
 
+    /// An engine running [`until_stopped`], and where that job's result arrives.
+    fn busy() -> (Engine, Receiver<Result<u64, JobError>>) {
+        let mut engine = Engine::new(1).expect("1 MB");
+        let rx = start(&mut engine, until_stopped);
+        (engine, rx)
+    }
+
+    /// Waits for the job to end and checks that the searcher came back to the engine.
+    fn settle(engine: &mut Engine) {
+        engine.wait();
+        assert!(engine.searcher_mut().is_some());
+    }
+
     /// Spins until stopped; returns how often it looked.
     fn until_stopped(_: &mut Searcher, stop: &Arc<AtomicBool>) -> u64 {
         let mut polls = 0;
@@ -347,14 +336,12 @@ mod tests {
         assert!(!engine.is_busy());
         assert!(engine.searcher_mut().is_some());
         // Waiting again, with nothing running, is harmless.
-        engine.wait();
-        assert!(engine.searcher_mut().is_some());
+        settle(&mut engine);
     }
 
     #[test]
     fn stop_ends_a_job_that_would_run_forever() {
-        let mut engine = Engine::new(1).expect("1 MB");
-        let rx = start(&mut engine, until_stopped);
+        let (mut engine, rx) = busy();
         std::thread::sleep(Duration::from_millis(20));
         assert!(rx.try_recv().is_err(), "the job runs until it is stopped");
         engine.stop();
@@ -368,8 +355,7 @@ mod tests {
 
     #[test]
     fn a_second_job_is_refused_while_one_runs() {
-        let mut engine = Engine::new(1).expect("1 MB");
-        let rx = start(&mut engine, until_stopped);
+        let (mut engine, rx) = busy();
         let (tx, refused) = channel::<Result<(), JobError>>();
         assert_eq!(engine.go(|_, _| (), move |r| drop(tx.send(r))), Err(Busy));
         assert!(refused.recv().is_err(), "a refused job is never run");
@@ -393,8 +379,7 @@ mod tests {
             Err(JobError::Panicked(message)) => assert_eq!(message, "deliberate test panic"),
             other => panic!("expected a panic report, got {other:?}"),
         }
-        engine.wait();
-        assert!(engine.searcher_mut().is_some());
+        settle(&mut engine);
         // The searcher still searches.
         let tables = Tables::new(Geometry::default());
         let search = Search {
@@ -430,14 +415,12 @@ mod tests {
             )
             .expect("idle");
         recv(&rx);
-        engine.wait();
-        assert!(engine.searcher_mut().is_some());
+        settle(&mut engine);
     }
 
     #[test]
     fn dropping_a_busy_engine_stops_its_job() {
-        let mut engine = Engine::new(1).expect("1 MB");
-        let rx = start(&mut engine, until_stopped);
+        let (engine, rx) = busy();
         drop(engine);
         recv(&rx).expect("the job was stopped, not killed");
     }

@@ -52,25 +52,18 @@ impl fmt::Display for EvalKind {
 }
 
 /// A name that is none of the [`EvalKind`]s.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no evaluation is called '{got}' (one of {})", all_names())]
 pub struct UnknownEvalKind {
     /// The name given.
     pub got: String,
 }
 
-impl fmt::Display for UnknownEvalKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
-        write!(
-            f,
-            "no evaluation is called '{}' (one of {})",
-            self.got,
-            names.join(", ")
-        )
-    }
+/// The names of every [`EvalKind`], comma-separated, for [`UnknownEvalKind`]'s message.
+fn all_names() -> String {
+    let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
+    names.join(", ")
 }
-
-impl std::error::Error for UnknownEvalKind {}
 
 impl FromStr for EvalKind {
     type Err = UnknownEvalKind;
@@ -132,19 +125,17 @@ fn centre(pos: &Position, p: Player) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Tables};
 
     #[test]
     fn seed_lines_evaluation() {
-        let t = Tables::new(Geometry::default());
-        let mut p = Position::new(t);
+        let mut p = Position::default();
         assert_eq!(evaluate(&p, EvalKind::Lines), 0);
         p.play(4).unwrap(); // x in the centre: x keeps 8 open lines, o keeps 4
         assert_eq!(evaluate(&p, EvalKind::Lines), 4 - 8);
         // the centre's cell weight counts for x
         assert_eq!(
             evaluate(&p, EvalKind::Weights),
-            4 - 8 - Tables::new(Geometry::default()).weights[4]
+            4 - 8 - p.tables().weights[4]
         );
         // squares: x has 4 lines with one stone -> 4; o has none
         assert_eq!(evaluate(&p, EvalKind::Squares), -4);

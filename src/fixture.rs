@@ -149,7 +149,8 @@ impl fmt::Display for Verdict {
 }
 
 /// A line of a list that does not parse.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {kind}")]
 pub struct ListError {
     /// The line number, from 1.
     pub line: usize,
@@ -158,47 +159,36 @@ pub struct ListError {
 }
 
 /// What is wrong with a line of a list.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ListErrorKind {
     /// The line ends before this column.
+    #[error("{0} is missing")]
     Missing(&'static str),
     /// This column is not a number.
+    #[error("{0} must be a number, got '{1}'")]
     NotANumber(&'static str, String),
     /// The board or k is out of range.
+    #[error(transparent)]
     Geometry(GeometryError),
     /// A word other than the one this column must hold (`depth`, `moves`).
+    #[error("expected '{0}', got '{1}'")]
     Expected(&'static str, String),
     /// A solve line's value is not `draw`, `win` or `loss`.
+    #[error("the value must be draw, win or loss, got '{0}'")]
     Value(String),
     /// A solve line's expectation is not `proven` or `unproven`.
+    #[error("expected must be proven or unproven, got '{0}'")]
     Expectation(String),
     /// A bench move that is not a square of its board.
+    #[error("'{0}' is not a square of this board")]
     Square(String),
     /// The bench list has no `nodes` line.
+    #[error("no 'nodes N' line records the signature")]
     NoSignature,
     /// Something follows the last column.
+    #[error("unexpected '{0}' at the end")]
     Trailing(String),
 }
-
-impl fmt::Display for ListError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use ListErrorKind as K;
-        write!(f, "line {}: ", self.line)?;
-        match &self.kind {
-            K::Missing(column) => write!(f, "{column} is missing"),
-            K::NotANumber(column, got) => write!(f, "{column} must be a number, got '{got}'"),
-            K::Geometry(e) => write!(f, "{e}"),
-            K::Expected(word, got) => write!(f, "expected '{word}', got '{got}'"),
-            K::Value(got) => write!(f, "the value must be draw, win or loss, got '{got}'"),
-            K::Expectation(got) => write!(f, "expected must be proven or unproven, got '{got}'"),
-            K::Square(got) => write!(f, "'{got}' is not a square of this board"),
-            K::NoSignature => write!(f, "no 'nodes N' line records the signature"),
-            K::Trailing(got) => write!(f, "unexpected '{got}' at the end"),
-        }
-    }
-}
-
-impl std::error::Error for ListError {}
 
 /// The lines of a list that hold an item: (line number from 1, the text before any `#`, the
 /// comment after it, trimmed).

@@ -79,13 +79,53 @@ pub fn whole<'a, O>(
         .map(|(_, output)| output)
 }
 
+/// Something other than what a grammar wants at some point of a line, in any of the
+/// protocols: `expected <expected>, got '<token>'`, or `got nothing` at the end of the line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}, got {}", Got(got.as_deref()))]
+pub struct Expected {
+    /// What the grammar allows there, as shown in the message (`'startpos' or 'board'`).
+    pub expected: &'static str,
+    /// The token found instead (an [`excerpt`]), or `None` at the end of the line.
+    pub got: Option<String>,
+}
+
+impl Expected {
+    /// `expected` was wanted where `got` was found (cut to an [`excerpt`]), or the end of
+    /// the line (`None`).
+    pub fn new(expected: &'static str, got: Option<&str>) -> Self {
+        Expected {
+            expected,
+            got: got.map(excerpt),
+        }
+    }
+}
+
+/// Shows an optional token of a line as `'token'`, or `nothing` at the end of the line.
+pub struct Got<'a>(pub Option<&'a str>);
+
+impl fmt::Display for Got<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(text) => write!(f, "'{text}'"),
+            None => f.write_str("nothing"),
+        }
+    }
+}
+
 /// Why a line of some protocol could not be parsed: the command it was for (if its first
 /// word is one) and what exactly was wrong, `K`, one grammar's error kinds. `Display` gives
 /// one line, `command: kind` (or the kind alone), so that every protocol's errors read alike.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{kind}", said_of(*command))]
 pub struct LineError<K> {
     command: Option<&'static str>,
     kind: K,
+}
+
+/// The `command: ` that starts a [`LineError`]'s message, or nothing.
+fn said_of(command: Option<&str>) -> String {
+    command.map(|c| format!("{c}: ")).unwrap_or_default()
 }
 
 impl<K> LineError<K> {
@@ -126,17 +166,6 @@ impl<K> LineError<K> {
         &self.kind
     }
 }
-
-impl<K: fmt::Display> fmt::Display for LineError<K> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.command {
-            Some(command) => write!(f, "{command}: {}", self.kind),
-            None => write!(f, "{}", self.kind),
-        }
-    }
-}
-
-impl<K: fmt::Debug + fmt::Display> std::error::Error for LineError<K> {}
 
 #[cfg(test)]
 mod tests {

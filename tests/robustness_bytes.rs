@@ -359,16 +359,7 @@ fn numbers_in_every_numeric_field() {
             s.reject(line.as_bytes(), &needle);
         }
         // go: every parameter; 0 and negative numbers are fine for the clocks.
-        for name in [
-            "depth",
-            "nodes",
-            "movetime",
-            "wtime",
-            "btime",
-            "winc",
-            "binc",
-            "movestogo",
-        ] {
+        for name in common::GO_NUMBERS {
             let clock = matches!(name, "wtime" | "btime" | "winc" | "binc");
             if clock && matches!(value, "0" | "-1" | "-0") {
                 continue;

@@ -2,20 +2,12 @@
 //! there (`3x3`, `5x5k4`, `15,15,5`) and counts that must be above zero.
 
 use crate::rules::{Geometry, GeometryError};
-use std::fmt;
 use std::str::FromStr;
 
 /// A count or limit that is not a whole number above 0.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a whole number above 0, got '{0}'")]
 pub struct NotPositive(pub String);
-
-impl fmt::Display for NotPositive {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "expected a whole number above 0, got '{}'", self.0)
-    }
-}
-
-impl std::error::Error for NotPositive {}
 
 /// Reads a whole number above 0 (games, depth, milliseconds ...).
 ///
@@ -30,26 +22,15 @@ pub fn positive<T: FromStr + Default + PartialOrd>(text: &str) -> Result<T, NotP
 }
 
 /// Why a board text was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
     /// Not of the form CxR, CxRkK or C,R,K.
+    #[error("expected CxR, CxRkK or C,R,K, like 3x3, 5x5k4 or 15,15,5")]
     Syntax(String),
     /// The numbers make no board.
+    #[error(transparent)]
     Geometry(GeometryError),
 }
-
-impl fmt::Display for BoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BoardError::Syntax(_) => {
-                f.write_str("expected CxR, CxRkK or C,R,K, like 3x3, 5x5k4 or 15,15,5")
-            }
-            BoardError::Geometry(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-impl std::error::Error for BoardError {}
 
 /// A whole number above 0, as the command lines give counts and limits (`--games 10`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -72,12 +72,10 @@ impl fmt::Display for Ending {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Tables};
 
     #[test]
     fn endings_of_positions() {
-        let tables = Tables::new(Geometry::default());
-        let mut p = Position::new(tables);
+        let mut p = Position::default();
         assert_eq!(Ending::of(&p, true), None);
         // x: a1 b1 c1; o: a2 b2.
         for square in [0, 3, 1, 4, 2] {

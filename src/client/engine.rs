@@ -50,33 +50,27 @@ impl fmt::Display for EngineCommand {
 }
 
 /// Why an engine did not deliver what was waited for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Failure {
     /// The process exited (its status, as text).
+    #[error("the engine exited ({0})")]
     Exited(String),
     /// The process closed its stdout (or stdin) but kept running; it has been killed.
+    #[error("the engine closed its output but kept running")]
     Disconnected,
     /// Nothing expected arrived before the deadline.
+    #[error("no answer within {} ms", .0.as_millis())]
     Timeout(Duration),
     /// The wait was called off ([`Cancel`]).
+    #[error("cancelled")]
     Cancelled,
 }
 
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Failure::Exited(status) => write!(f, "the engine exited ({status})"),
-            Failure::Disconnected => f.write_str("the engine closed its output but kept running"),
-            Failure::Timeout(waited) => write!(f, "no answer within {} ms", waited.as_millis()),
-            Failure::Cancelled => f.write_str("cancelled"),
-        }
-    }
-}
-
 /// Why an engine could not be started.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum StartError {
     /// The program could not be run at all.
+    #[error("cannot start engine '{command}': {error}")]
     Spawn {
         /// The command line.
         command: String,
@@ -84,6 +78,10 @@ pub enum StartError {
         error: std::io::Error,
     },
     /// It ran but did not complete the `uci` handshake.
+    #[error(
+        "engine '{command}' did not answer 'uci' with 'uciok': {failure}{}",
+        stderr_tail(stderr)
+    )]
     Handshake {
         /// The command line.
         command: String,
@@ -93,6 +91,7 @@ pub enum StartError {
         stderr: Vec<String>,
     },
     /// The log file could not be opened.
+    #[error("cannot open the log file {}: {error}", path.display())]
     Log {
         /// The file.
         path: PathBuf,
@@ -101,34 +100,14 @@ pub enum StartError {
     },
 }
 
-impl fmt::Display for StartError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StartError::Spawn { command, error } => {
-                write!(f, "cannot start engine '{command}': {error}")
-            }
-            StartError::Handshake {
-                command,
-                failure,
-                stderr,
-            } => {
-                write!(
-                    f,
-                    "engine '{command}' did not answer 'uci' with 'uciok': {failure}"
-                )?;
-                if !stderr.is_empty() {
-                    write!(f, "; its stderr ends with: {}", stderr.join(" | "))?;
-                }
-                Ok(())
-            }
-            StartError::Log { path, error } => {
-                write!(f, "cannot open the log file {}: {error}", path.display())
-            }
-        }
+/// The end of [`StartError::Handshake`]'s message: the engine's last words on stderr, if any.
+fn stderr_tail(stderr: &[String]) -> String {
+    if stderr.is_empty() {
+        String::new()
+    } else {
+        format!("; its stderr ends with: {}", stderr.join(" | "))
     }
 }
-
-impl std::error::Error for StartError {}
 
 /// What the stdout reader thread passes on.
 enum Event {

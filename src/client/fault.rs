@@ -3,12 +3,12 @@
 
 use crate::protocol::SquareText;
 use crate::rules::{Position, Square};
-use std::fmt;
 
 /// Something a player did wrong; the player at fault loses the game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Fault {
     /// A move that cannot be played here.
+    #[error("illegal move {text} ({why})")]
     IllegalMove {
         /// The move as the engine wrote it.
         text: String,
@@ -16,6 +16,7 @@ pub enum Fault {
         why: String,
     },
     /// A `bestmove` line that does not parse.
+    #[error("unparsable move '{line}' ({error})")]
     Unparsable {
         /// The line, as an excerpt.
         line: String,
@@ -23,18 +24,22 @@ pub enum Fault {
         error: String,
     },
     /// The move came too late.
+    #[error("time forfeit ({overrun_ms} ms over)")]
     TimeForfeit {
         /// By how much, in ms.
         overrun_ms: u64,
     },
     /// The engine process exited.
+    #[error("crash ({detail})")]
     Crash {
         /// The exit status, and the end of its stderr if any.
         detail: String,
     },
     /// The engine closed its output (or input) but kept running.
+    #[error("disconnect (closed its output but kept running)")]
     Disconnect,
     /// No answer at all within the limit and the tolerance.
+    #[error("stall (no {waiting_for} within {waited_ms} ms)")]
     Stall {
         /// What was waited for: `readyok` or `bestmove`.
         waiting_for: &'static str,
@@ -57,53 +62,16 @@ impl Fault {
     }
 }
 
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Fault::IllegalMove { text, why } => write!(f, "illegal move {text} ({why})"),
-            Fault::Unparsable { line, error } => {
-                write!(f, "unparsable move '{line}' ({error})")
-            }
-            Fault::TimeForfeit { overrun_ms } => {
-                write!(f, "time forfeit ({overrun_ms} ms over)")
-            }
-            Fault::Crash { detail } => write!(f, "crash ({detail})"),
-            Fault::Disconnect => f.write_str("disconnect (closed its output but kept running)"),
-            Fault::Stall {
-                waiting_for,
-                waited_ms,
-            } => write!(f, "stall (no {waiting_for} within {waited_ms} ms)"),
-        }
-    }
-}
-
-impl std::error::Error for Fault {}
-
 /// Why no move came back.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NoMove {
     /// The player is at fault.
-    Fault(Fault),
+    #[error(transparent)]
+    Fault(#[from] Fault),
     /// The wait was called off ([`Cancel`](super::Cancel)).
+    #[error("cancelled")]
     Cancelled,
 }
-
-impl From<Fault> for NoMove {
-    fn from(fault: Fault) -> NoMove {
-        NoMove::Fault(fault)
-    }
-}
-
-impl fmt::Display for NoMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NoMove::Fault(fault) => write!(f, "{fault}"),
-            NoMove::Cancelled => f.write_str("cancelled"),
-        }
-    }
-}
-
-impl std::error::Error for NoMove {}
 
 /// Plays a player's answer on `position` if it is a legal move: on the board, on an empty
 /// square, while the game goes on. `None` is `bestmove (none)`.
@@ -135,11 +103,10 @@ pub fn play_reply(position: &mut Position, reply: Option<SquareText>) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Tables};
 
     #[test]
     fn replies_checked_against_the_board() {
-        let mut p = Position::new(Tables::new(Geometry::default()));
+        let mut p = Position::default();
         let at = |file, rank| Some(SquareText { file, rank });
         assert_eq!(play_reply(&mut p, at(1, 1)), Ok(4));
         let why = |p: &mut Position, reply| match play_reply(p, reply) {

@@ -15,20 +15,9 @@ pub struct TimeControl {
 }
 
 /// A time control that is not `BASE+INC` in seconds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected BASE+INC in seconds, like 10+0.1, got '{0}'")]
 pub struct TimeControlError(pub String);
-
-impl fmt::Display for TimeControlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "expected BASE+INC in seconds, like 10+0.1, got '{}'",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for TimeControlError {}
 
 impl FromStr for TimeControl {
     type Err = TimeControlError;

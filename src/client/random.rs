@@ -18,7 +18,7 @@ mod tests {
 
     #[test]
     fn random_moves_are_empty_squares_from_the_seed() {
-        let mut p = Position::new(Tables::new(Geometry::default()));
+        let mut p = Position::default();
         p.make(4);
         let draw = |seed| {
             let mut rng = StdRng::seed_from_u64(seed);

@@ -3,7 +3,6 @@
 
 use super::engine::EngineCommand;
 use super::limit::{Limit, TimeControl};
-use std::fmt;
 use std::str::FromStr;
 
 /// What kind of player.
@@ -43,13 +42,16 @@ pub struct EngineSpec {
 }
 
 /// What is wrong with an `--engine` value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecProblem {
     /// A quote (`'` or `"`) opens a group that never closes.
+    #[error("a {0} quote is not closed")]
     UnclosedQuote(char),
     /// `cmd=` with nothing after it.
+    #[error("cmd= is empty")]
     EmptyCommand,
     /// A limit that is not a whole number above 0.
+    #[error("{key}= needs a whole number above 0, got '{value}'")]
     NotANumber {
         /// `depth`, `nodes` or `movetime`.
         key: &'static str,
@@ -57,63 +59,34 @@ pub enum SpecProblem {
         value: String,
     },
     /// A depth beyond what `go depth` takes.
+    #[error("depth={0} is too deep")]
     TooDeep(String),
     /// A `tc=` that is not `BASE+INC`.
+    #[error("tc= needs BASE+INC in seconds (like 10+0.1), got '{0}'")]
     TimeControl(String),
     /// `option.=...`: an option without a name.
+    #[error("option. needs a name, as in option.Hash=16")]
     OptionWithoutName,
     /// A word that is neither `random` nor a known `key=value`, before any `cmd=`.
+    #[error("unexpected '{0}' (expected `random` or key=value words starting with cmd=)")]
     Unexpected(String),
     /// `random` with words that only an engine takes.
+    #[error("the random player takes no cmd=, arg= or option. words")]
     RandomWithEngineWords,
     /// Engine words without `cmd=`.
+    #[error("no cmd= (or `random`)")]
     NoCommand,
 }
 
-impl fmt::Display for SpecProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SpecProblem::UnclosedQuote(q) => write!(f, "a {q} quote is not closed"),
-            SpecProblem::EmptyCommand => f.write_str("cmd= is empty"),
-            SpecProblem::NotANumber { key, value } => {
-                write!(f, "{key}= needs a whole number above 0, got '{value}'")
-            }
-            SpecProblem::TooDeep(value) => write!(f, "depth={value} is too deep"),
-            SpecProblem::TimeControl(value) => write!(
-                f,
-                "tc= needs BASE+INC in seconds (like 10+0.1), got '{value}'"
-            ),
-            SpecProblem::OptionWithoutName => {
-                f.write_str("option. needs a name, as in option.Hash=16")
-            }
-            SpecProblem::Unexpected(word) => write!(
-                f,
-                "unexpected '{word}' (expected `random` or key=value words starting with cmd=)"
-            ),
-            SpecProblem::RandomWithEngineWords => {
-                f.write_str("the random player takes no cmd=, arg= or option. words")
-            }
-            SpecProblem::NoCommand => f.write_str("no cmd= (or `random`)"),
-        }
-    }
-}
-
 /// An `--engine` value that could not be read: the value as given and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{spec}': {problem}")]
 pub struct SpecError {
     /// The value, its arguments joined by spaces.
     pub spec: String,
     /// What is wrong with it.
     pub problem: SpecProblem,
 }
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}': {}", self.spec, self.problem)
-    }
-}
-
-impl std::error::Error for SpecError {}
 
 impl FromStr for EngineSpec {
     type Err = SpecError;

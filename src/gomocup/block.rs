@@ -17,7 +17,6 @@ use super::command::{
     BlockLine, Command, Coord, Field, ParseError, ParseErrorKind, parse_block_line,
 };
 use crate::io::{Input, MAX_LINE_BYTES};
-use std::fmt;
 
 /// A block being read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,11 +127,13 @@ impl BoardBlock {
 }
 
 /// Input that is not a line of text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unreadable {
     /// The line is not valid UTF-8.
+    #[error("the line is not valid UTF-8")]
     NotUtf8,
     /// The line is this many bytes long, over [`MAX_LINE_BYTES`].
+    #[error("the line is {0} bytes long, over the limit of {MAX_LINE_BYTES}")]
     TooLong(usize),
 }
 
@@ -147,20 +148,9 @@ impl Unreadable {
     }
 }
 
-impl fmt::Display for Unreadable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Unreadable::NotUtf8 => f.write_str("the line is not valid UTF-8"),
-            Unreadable::TooLong(n) => write!(
-                f,
-                "the line is {n} bytes long, over the limit of {MAX_LINE_BYTES}"
-            ),
-        }
-    }
-}
-
 /// Why a `BOARD` block does not describe a board: the line, from 1, and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("BOARD line {line}: {kind}")]
 pub struct BlockError {
     /// The line of the block, from 1.
     pub line: usize,
@@ -169,33 +159,21 @@ pub struct BlockError {
 }
 
 /// What is wrong with a line of a `BOARD` block.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BlockErrorKind {
     /// Not `x,y,field`.
+    #[error(transparent)]
     Syntax(ParseErrorKind),
     /// Not a line of text.
+    #[error(transparent)]
     Unreadable(Unreadable),
     /// Field 3, which only continuous games and renju use.
+    #[error("field 3 (a stone of a completed line in a continuous game) is not supported")]
     Marked,
     /// The stone cannot stand there.
+    #[error(transparent)]
     Place(BoardError),
 }
-
-impl fmt::Display for BlockError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "BOARD line {}: ", self.line)?;
-        match &self.kind {
-            BlockErrorKind::Syntax(kind) => write!(f, "{kind}"),
-            BlockErrorKind::Unreadable(problem) => write!(f, "{problem}"),
-            BlockErrorKind::Marked => f.write_str(
-                "field 3 (a stone of a completed line in a continuous game) is not supported",
-            ),
-            BlockErrorKind::Place(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for BlockError {}
 
 #[cfg(test)]
 mod tests {

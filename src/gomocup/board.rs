@@ -10,7 +10,6 @@
 
 use super::command::Coord;
 use crate::rules::{Player, Position, SetupError, Square, Tables};
-use std::fmt;
 use std::sync::Arc;
 
 /// Whose stone.
@@ -40,9 +39,14 @@ impl Stone {
 }
 
 /// Why a stone cannot be placed or removed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
     /// The square is not on the board.
+    #[error(
+        "{at} is off the {width}x{height} board (X is 0 to {}, Y is 0 to {})",
+        width.saturating_sub(1),
+        height.saturating_sub(1)
+    )]
     OffBoard {
         /// The square.
         at: Coord,
@@ -52,6 +56,7 @@ pub enum BoardError {
         height: u32,
     },
     /// The square already holds a stone.
+    #[error("{at} is already occupied by {}'s stone", by.who())]
     Occupied {
         /// The square.
         at: Coord,
@@ -59,36 +64,30 @@ pub enum BoardError {
         by: Stone,
     },
     /// There is no stone to take back.
+    #[error("there is no stone on {at}")]
     NoStone {
         /// The square.
         at: Coord,
     },
 }
 
-impl fmt::Display for BoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            BoardError::OffBoard { at, width, height } => write!(
-                f,
-                "{at} is off the {width}x{height} board (X is 0 to {}, Y is 0 to {})",
-                width.saturating_sub(1),
-                height.saturating_sub(1)
-            ),
-            BoardError::Occupied { at, by } => match by {
-                Stone::Own => write!(f, "{at} is already occupied by kinrow's stone"),
-                Stone::Opponent => write!(f, "{at} is already occupied by the opponent's stone"),
-            },
-            BoardError::NoStone { at } => write!(f, "there is no stone on {at}"),
-        }
+/// How many stones kinrow may have beside the opponent's with `to_move` to move.
+fn own_allowed(to_move: Stone) -> &'static str {
+    match to_move {
+        Stone::Own => "as many as the opponent's or one fewer",
+        Stone::Opponent => "as many as the opponent's or one more",
     }
 }
 
-impl std::error::Error for BoardError {}
-
 /// Why the stones on the board do not make a position with the given side to move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     /// The stone counts do not alternate with this side to move.
+    #[error(
+        "{own} own and {opponent} opponent's stones cannot stand on the board with {} to move (kinrow must have {})",
+        to_move.who(),
+        own_allowed(*to_move)
+    )]
     Counts {
         /// kinrow's stones.
         own: usize,
@@ -98,6 +97,7 @@ pub enum PositionError {
         to_move: Stone,
     },
     /// A player already has k in a row: the game is over.
+    #[error("the game is over: {} has {k} in a row", winner.who())]
     Over {
         /// Who has it.
         winner: Stone,
@@ -105,11 +105,16 @@ pub enum PositionError {
         k: usize,
     },
     /// Both players have k in a row.
+    #[error("both players have {k} in a row")]
     BothWon {
         /// Stones in a row to win.
         k: usize,
     },
     /// A player has lines of k that no single last move could have made.
+    #[error(
+        "{} has lines of {k} in a row that no single last move completed",
+        winner.who()
+    )]
     TwoWins {
         /// Who has them.
         winner: Stone,
@@ -117,38 +122,6 @@ pub enum PositionError {
         k: usize,
     },
 }
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            PositionError::Counts {
-                own,
-                opponent,
-                to_move,
-            } => {
-                let (allowed, who) = match to_move {
-                    Stone::Own => ("as many as the opponent's or one fewer", "kinrow"),
-                    Stone::Opponent => ("as many as the opponent's or one more", "the opponent"),
-                };
-                write!(
-                    f,
-                    "{own} own and {opponent} opponent's stones cannot stand on the board with {who} to move (kinrow must have {allowed})"
-                )
-            }
-            PositionError::Over { winner, k } => {
-                write!(f, "the game is over: {} has {k} in a row", winner.who())
-            }
-            PositionError::BothWon { k } => write!(f, "both players have {k} in a row"),
-            PositionError::TwoWins { winner, k } => write!(
-                f,
-                "{} has lines of {k} in a row that no single last move completed",
-                winner.who()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
 
 /// The stones on a board of `width` x `height` squares.
 #[derive(Clone, Debug, PartialEq, Eq)]

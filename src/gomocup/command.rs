@@ -17,7 +17,7 @@
 //! brain accept either, and hand-written input mixes them: every keyword is matched without
 //! regard to case.
 
-use crate::text::{LineError, excerpt, signed, whole};
+use crate::text::{Expected, LineError, excerpt, signed, whole};
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{char, digit1, space0};
 use nom::sequence::separated_pair;
@@ -161,21 +161,19 @@ pub enum BlockLine {
 pub type ParseError = LineError<ParseErrorKind>;
 
 /// What exactly was wrong with a line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseErrorKind {
     /// The first word is no command kinrow knows; the protocol answers these with `UNKNOWN`.
+    #[error("'{word}' is not a command kinrow knows")]
     UnknownCommand {
         /// The word (an excerpt).
         word: String,
     },
-    /// Something else was found where the grammar wants `expected`.
-    Expected {
-        /// What the grammar allows there.
-        expected: &'static str,
-        /// What was found (an excerpt), or `None` at the end of the line.
-        got: Option<String>,
-    },
+    /// Something else was found where the grammar wants something.
+    #[error(transparent)]
+    Expected(Expected),
     /// A number does not fit its field.
+    #[error("{what} '{got}' is too large")]
     TooLarge {
         /// What the number is (`the size`, `a coordinate`).
         what: &'static str,
@@ -183,6 +181,7 @@ pub enum ParseErrorKind {
         got: String,
     },
     /// A `BOARD` line's third number is not 1, 2 or 3.
+    #[error("the field '{got}' must be 1 (own stone), 2 (opponent's stone) or 3 (marked stone)")]
     BadField {
         /// The number (an excerpt).
         got: String,
@@ -193,25 +192,6 @@ impl ParseError {
     /// Whether the line's first word is no command at all (answered `UNKNOWN`, not `ERROR`).
     pub fn is_unknown_command(&self) -> bool {
         matches!(self.kind(), ParseErrorKind::UnknownCommand { .. })
-    }
-}
-
-impl fmt::Display for ParseErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseErrorKind::UnknownCommand { word } => {
-                write!(f, "'{word}' is not a command kinrow knows")
-            }
-            ParseErrorKind::Expected { expected, got } => match got {
-                Some(got) => write!(f, "expected {expected}, got '{got}'"),
-                None => write!(f, "expected {expected}, got nothing"),
-            },
-            ParseErrorKind::TooLarge { what, got } => write!(f, "{what} '{got}' is too large"),
-            ParseErrorKind::BadField { got } => write!(
-                f,
-                "the field '{got}' must be 1 (own stone), 2 (opponent's stone) or 3 (marked stone)"
-            ),
-        }
     }
 }
 
@@ -278,10 +258,7 @@ fn nonempty(args: &str) -> Option<&str> {
 fn expected(command: &'static str, expected: &'static str, got: &str) -> ParseError {
     ParseError::new(
         command,
-        ParseErrorKind::Expected {
-            expected,
-            got: nonempty(got).map(excerpt),
-        },
+        ParseErrorKind::Expected(Expected::new(expected, nonempty(got))),
     )
 }
 
@@ -460,55 +437,64 @@ fn info(args: &str) -> Result<Info, ParseError> {
     let Ok((value, key)) = word(args) else {
         return Err(expected("INFO", "a key and a value", args));
     };
-    let is = |name: &str| key.eq_ignore_ascii_case(name);
-    let milliseconds = "a whole number of milliseconds from 0";
-    if is("timeout_turn") {
-        unsigned("INFO timeout_turn", milliseconds, value).map(Info::TimeoutTurn)
-    } else if is("timeout_match") {
-        unsigned("INFO timeout_match", milliseconds, value).map(Info::TimeoutMatch)
-    } else if is("time_left") {
-        whole(signed, value)
+    let known = INFO_KEYS.iter().find(|(command, _)| {
+        command
+            .strip_prefix("INFO ")
+            .is_some_and(|name| name.eq_ignore_ascii_case(key))
+    });
+    match known {
+        Some(&(command, read)) => read(command, value),
+        None => Ok(Info::Other { key: excerpt(key) }),
+    }
+}
+
+/// How the value of one `INFO` key is read, given the command its errors name.
+type InfoValue = fn(&'static str, &str) -> Result<Info, ParseError>;
+
+/// What a time in milliseconds looks like, for error messages.
+const MILLISECONDS: &str = "a whole number of milliseconds from 0";
+
+/// The keys kinrow reads, each as its errors name it (`INFO key`), and how its value is read.
+const INFO_KEYS: [(&str, InfoValue); 9] = [
+    ("INFO timeout_turn", |c, v| {
+        unsigned(c, MILLISECONDS, v).map(Info::TimeoutTurn)
+    }),
+    ("INFO timeout_match", |c, v| {
+        unsigned(c, MILLISECONDS, v).map(Info::TimeoutMatch)
+    }),
+    ("INFO time_left", |c, v| {
+        whole(signed, v)
             .map(|digits| Info::TimeLeft(saturating(digits)))
             .ok_or_else(|| {
                 expected(
-                    "INFO time_left",
+                    c,
                     "a whole number of milliseconds (negative once the time has run out)",
-                    value,
+                    v,
                 )
             })
-    } else if is("max_memory") {
-        unsigned(
-            "INFO max_memory",
-            "a whole number of bytes from 0 (0 = no limit)",
-            value,
-        )
-        .map(Info::MaxMemory)
-    } else if is("game_type") {
-        number32("INFO game_type", "a whole number (0 to 3)", value).map(Info::GameType)
-    } else if is("rule") {
-        number32(
-            "INFO rule",
-            "a whole number (a sum of 1 exactly five, 2 continuous, 4 renju, 8 caro)",
-            value,
-        )
-        .map(Info::Rule)
-    } else if is("kinrow_k") {
-        number32("INFO kinrow_k", "a whole number (stones in a row)", value).map(Info::K)
-    } else if is("evaluate") {
-        let (x, y) =
-            whole(coords, value).ok_or_else(|| expected("INFO evaluate", COORDS, value))?;
-        Ok(Info::Evaluate(Coord {
-            x: small("INFO evaluate", "the coordinate", x)?,
-            y: small("INFO evaluate", "the coordinate", y)?,
-        }))
-    } else if is("folder") {
-        nonempty(value)
-            .map(|v| Info::Folder(v.to_string()))
-            .ok_or_else(|| expected("INFO folder", "a folder name", value))
-    } else {
-        Ok(Info::Other { key: excerpt(key) })
-    }
-}
+    }),
+    ("INFO max_memory", |c, v| {
+        unsigned(c, "a whole number of bytes from 0 (0 = no limit)", v).map(Info::MaxMemory)
+    }),
+    ("INFO game_type", |c, v| {
+        number32(c, "a whole number (0 to 3)", v).map(Info::GameType)
+    }),
+    ("INFO rule", |c, v| {
+        let what = "a whole number (a sum of 1 exactly five, 2 continuous, 4 renju, 8 caro)";
+        number32(c, what, v).map(Info::Rule)
+    }),
+    ("INFO kinrow_k", |c, v| {
+        number32(c, "a whole number (stones in a row)", v).map(Info::K)
+    }),
+    ("INFO evaluate", |c, v| {
+        coord_command(c, v).map(Info::Evaluate)
+    }),
+    ("INFO folder", |c, v| {
+        nonempty(v)
+            .map(|folder| Info::Folder(folder.to_string()))
+            .ok_or_else(|| expected(c, "a folder name", v))
+    }),
+];
 
 /// A `number` value that saturates at `u64::MAX`.
 fn unsigned(command: &'static str, what: &'static str, value: &str) -> Result<u64, ParseError> {
@@ -652,128 +638,126 @@ mod tests {
 
     #[test]
     fn every_error() {
-        assert_eq!(err("FOO"), "'FOO' is not a command kinrow knows");
-        assert_eq!(
-            err("YXSHOWINFO"),
-            "'YXSHOWINFO' is not a command kinrow knows"
-        );
-        assert_eq!(
-            err("\u{feff}START 15"),
-            "'\\u{feff}START' is not a command kinrow knows"
-        );
-        assert_eq!(
-            err("START"),
-            "START: expected a board size (a whole number, like 15), got nothing"
-        );
-        assert_eq!(
-            err("START -3"),
-            "START: expected a board size (a whole number, like 15), got '-3'"
-        );
-        assert_eq!(
-            err("START 15 15"),
-            "START: expected a board size (a whole number, like 15), got '15 15'"
-        );
-        assert_eq!(
-            err("START 99999999999"),
-            "START: the size '99999999999' is too large"
-        );
-        assert_eq!(
-            err("RECTSTART 15"),
-            "RECTSTART: expected a board size WIDTH,HEIGHT (two whole numbers, like 15,10), got '15'"
-        );
-        assert_eq!(
-            err("RECTSTART 15,99999999999"),
-            "RECTSTART: the height '99999999999' is too large"
-        );
-        assert_eq!(
-            err("TURN"),
-            "TURN: expected coordinates X,Y (two whole numbers from 0, like 7,7), got nothing"
-        );
-        assert_eq!(
-            err("TURN 7"),
-            "TURN: expected coordinates X,Y (two whole numbers from 0, like 7,7), got '7'"
-        );
-        assert_eq!(
-            err("TURN -1,3"),
-            "TURN: expected coordinates X,Y (two whole numbers from 0, like 7,7), got '-1,3'"
-        );
-        assert_eq!(
-            err("TURN 7,7,1"),
-            "TURN: expected coordinates X,Y (two whole numbers from 0, like 7,7), got '7,7,1'"
-        );
-        assert_eq!(
-            err("TURN h8"),
-            "TURN: expected coordinates X,Y (two whole numbers from 0, like 7,7), got 'h8'"
-        );
-        assert_eq!(
-            err("TURN 4294967296,1"),
-            "TURN: the coordinate '4294967296' is too large"
-        );
-        assert_eq!(
-            err("PLAY x"),
-            "PLAY: expected coordinates X,Y (two whole numbers from 0, like 7,7), got 'x'"
-        );
-        assert_eq!(
-            err("TAKEBACK"),
-            "TAKEBACK: expected coordinates X,Y (two whole numbers from 0, like 7,7), got nothing"
-        );
-        assert_eq!(err("BEGIN now"), "BEGIN: expected end of line, got 'now'");
-        assert_eq!(err("RESTART 15"), "RESTART: expected end of line, got '15'");
-        assert_eq!(err("BOARD 1"), "BOARD: expected end of line, got '1'");
-        assert_eq!(
-            err("SWAP2BOARD x"),
-            "SWAP2BOARD: expected end of line, got 'x'"
-        );
-        assert_eq!(err("DONE x"), "DONE: expected end of line, got 'x'");
-        assert_eq!(err("END now"), "END: expected end of line, got 'now'");
-        assert_eq!(err("ABOUT me"), "ABOUT: expected end of line, got 'me'");
-        assert_eq!(err("YXSTOP 1"), "YXSTOP: expected end of line, got '1'");
-        assert_eq!(err("STOP now"), "STOP: expected end of line, got 'now'");
-        assert_eq!(err("INFO"), "INFO: expected a key and a value, got nothing");
-        assert_eq!(
-            err("INFO timeout_turn"),
-            "INFO timeout_turn: expected a whole number of milliseconds from 0, got nothing"
-        );
-        assert_eq!(
-            err("INFO timeout_turn -5"),
-            "INFO timeout_turn: expected a whole number of milliseconds from 0, got '-5'"
-        );
-        assert_eq!(
-            err("INFO timeout_match 1.5"),
-            "INFO timeout_match: expected a whole number of milliseconds from 0, got '1.5'"
-        );
-        assert_eq!(
-            err("INFO time_left soon"),
-            "INFO time_left: expected a whole number of milliseconds (negative once the time has run out), got 'soon'"
-        );
-        assert_eq!(
-            err("INFO max_memory lots"),
-            "INFO max_memory: expected a whole number of bytes from 0 (0 = no limit), got 'lots'"
-        );
-        assert_eq!(
-            err("INFO game_type x"),
-            "INFO game_type: expected a whole number (0 to 3), got 'x'"
-        );
-        assert_eq!(
-            err("INFO rule renju"),
-            "INFO rule: expected a whole number (a sum of 1 exactly five, 2 continuous, 4 renju, 8 caro), got 'renju'"
-        );
-        assert_eq!(
-            err("INFO rule 99999999999"),
-            "INFO rule: the value '99999999999' is too large"
-        );
-        assert_eq!(
-            err("INFO kinrow_k five"),
-            "INFO kinrow_k: expected a whole number (stones in a row), got 'five'"
-        );
-        assert_eq!(
-            err("INFO evaluate 3"),
-            "INFO evaluate: expected coordinates X,Y (two whole numbers from 0, like 7,7), got '3'"
-        );
-        assert_eq!(
-            err("INFO folder"),
-            "INFO folder: expected a folder name, got nothing"
-        );
+        for (line, message) in [
+            ("FOO", "'FOO' is not a command kinrow knows"),
+            ("YXSHOWINFO", "'YXSHOWINFO' is not a command kinrow knows"),
+            (
+                "\u{feff}START 15",
+                "'\\u{feff}START' is not a command kinrow knows",
+            ),
+            (
+                "START",
+                "START: expected a board size (a whole number, like 15), got nothing",
+            ),
+            (
+                "START -3",
+                "START: expected a board size (a whole number, like 15), got '-3'",
+            ),
+            (
+                "START 15 15",
+                "START: expected a board size (a whole number, like 15), got '15 15'",
+            ),
+            (
+                "START 99999999999",
+                "START: the size '99999999999' is too large",
+            ),
+            (
+                "RECTSTART 15",
+                "RECTSTART: expected a board size WIDTH,HEIGHT (two whole numbers, like 15,10), got '15'",
+            ),
+            (
+                "RECTSTART 15,99999999999",
+                "RECTSTART: the height '99999999999' is too large",
+            ),
+            (
+                "TURN",
+                "TURN: expected coordinates X,Y (two whole numbers from 0, like 7,7), got nothing",
+            ),
+            (
+                "TURN 7",
+                "TURN: expected coordinates X,Y (two whole numbers from 0, like 7,7), got '7'",
+            ),
+            (
+                "TURN -1,3",
+                "TURN: expected coordinates X,Y (two whole numbers from 0, like 7,7), got '-1,3'",
+            ),
+            (
+                "TURN 7,7,1",
+                "TURN: expected coordinates X,Y (two whole numbers from 0, like 7,7), got '7,7,1'",
+            ),
+            (
+                "TURN h8",
+                "TURN: expected coordinates X,Y (two whole numbers from 0, like 7,7), got 'h8'",
+            ),
+            (
+                "TURN 4294967296,1",
+                "TURN: the coordinate '4294967296' is too large",
+            ),
+            (
+                "PLAY x",
+                "PLAY: expected coordinates X,Y (two whole numbers from 0, like 7,7), got 'x'",
+            ),
+            (
+                "TAKEBACK",
+                "TAKEBACK: expected coordinates X,Y (two whole numbers from 0, like 7,7), got nothing",
+            ),
+            ("BEGIN now", "BEGIN: expected end of line, got 'now'"),
+            ("RESTART 15", "RESTART: expected end of line, got '15'"),
+            ("BOARD 1", "BOARD: expected end of line, got '1'"),
+            ("SWAP2BOARD x", "SWAP2BOARD: expected end of line, got 'x'"),
+            ("DONE x", "DONE: expected end of line, got 'x'"),
+            ("END now", "END: expected end of line, got 'now'"),
+            ("ABOUT me", "ABOUT: expected end of line, got 'me'"),
+            ("YXSTOP 1", "YXSTOP: expected end of line, got '1'"),
+            ("STOP now", "STOP: expected end of line, got 'now'"),
+            ("INFO", "INFO: expected a key and a value, got nothing"),
+            (
+                "INFO timeout_turn",
+                "INFO timeout_turn: expected a whole number of milliseconds from 0, got nothing",
+            ),
+            (
+                "INFO timeout_turn -5",
+                "INFO timeout_turn: expected a whole number of milliseconds from 0, got '-5'",
+            ),
+            (
+                "INFO timeout_match 1.5",
+                "INFO timeout_match: expected a whole number of milliseconds from 0, got '1.5'",
+            ),
+            (
+                "INFO time_left soon",
+                "INFO time_left: expected a whole number of milliseconds (negative once the time has run out), got 'soon'",
+            ),
+            (
+                "INFO max_memory lots",
+                "INFO max_memory: expected a whole number of bytes from 0 (0 = no limit), got 'lots'",
+            ),
+            (
+                "INFO game_type x",
+                "INFO game_type: expected a whole number (0 to 3), got 'x'",
+            ),
+            (
+                "INFO rule renju",
+                "INFO rule: expected a whole number (a sum of 1 exactly five, 2 continuous, 4 renju, 8 caro), got 'renju'",
+            ),
+            (
+                "INFO rule 99999999999",
+                "INFO rule: the value '99999999999' is too large",
+            ),
+            (
+                "INFO kinrow_k five",
+                "INFO kinrow_k: expected a whole number (stones in a row), got 'five'",
+            ),
+            (
+                "INFO evaluate 3",
+                "INFO evaluate: expected coordinates X,Y (two whole numbers from 0, like 7,7), got '3'",
+            ),
+            (
+                "INFO folder",
+                "INFO folder: expected a folder name, got nothing",
+            ),
+        ] {
+            assert_eq!(err(line), message, "{line:?}");
+        }
     }
 
     #[test]

@@ -3,7 +3,6 @@
 
 use super::board::{Board, PositionError, Stone};
 use crate::rules::{Geometry, GeometryError, MAX_SIDE, Outcome, Position, Tables};
-use std::fmt;
 use std::sync::Arc;
 
 /// Stones in a row to win unless `INFO kinrow_k` says otherwise: gomoku's five.
@@ -86,7 +85,8 @@ impl Rules {
 }
 
 /// A board and rule kinrow cannot play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", unsupported(self))]
 pub struct Unsupported {
     /// The board's columns.
     pub width: u32,
@@ -98,25 +98,24 @@ pub struct Unsupported {
     pub error: GeometryError,
 }
 
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Unsupported {
-            width, height, k, ..
-        } = *self;
-        match self.error {
-            GeometryError::Size { .. } => write!(
-                f,
-                "a {width}x{height} board is not supported: kinrow plays boards of 1 to {MAX_SIDE} columns and rows (at most {MAX_SIDE}x{MAX_SIDE})"
-            ),
-            GeometryError::K { .. } => write!(
-                f,
-                "{k} in a row cannot be made on a {width}x{height} board (a side of at least {k} is needed)"
-            ),
-        }
+/// [`Unsupported`]'s message: the size, or k on this size, whichever was refused.
+fn unsupported(
+    &Unsupported {
+        width,
+        height,
+        k,
+        error,
+    }: &Unsupported,
+) -> String {
+    match error {
+        GeometryError::Size { .. } => format!(
+            "a {width}x{height} board is not supported: kinrow plays boards of 1 to {MAX_SIDE} columns and rows (at most {MAX_SIDE}x{MAX_SIDE})"
+        ),
+        GeometryError::K { .. } => format!(
+            "{k} in a row cannot be made on a {width}x{height} board (a side of at least {k} is needed)"
+        ),
     }
 }
-
-impl std::error::Error for Unsupported {}
 
 /// The game being played: started by `START` or `RECTSTART`.
 pub struct Game {
@@ -161,24 +160,15 @@ impl Game {
 }
 
 /// Why kinrow cannot move on a board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotPlayable {
     /// The stones do not make a position with kinrow to move, or a line is complete.
+    #[error(transparent)]
     Position(PositionError),
     /// Every square is taken.
+    #[error("the board is full: the game is a draw")]
     Full,
 }
-
-impl fmt::Display for NotPlayable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NotPlayable::Position(e) => write!(f, "{e}"),
-            NotPlayable::Full => f.write_str("the board is full: the game is a draw"),
-        }
-    }
-}
-
-impl std::error::Error for NotPlayable {}
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,6 @@ use crate::client::cli::{Positive, parse_board};
 use crate::client::{EngineCommand, EngineSpec, Limit, PlayerKind, SpecError};
 use crate::rules::Geometry;
 use clap::{Parser, ValueEnum};
-use std::fmt;
 use std::time::Duration;
 
 const ABOUT: &str = "\
@@ -106,26 +105,15 @@ pub struct PlayArgs {
 }
 
 /// An `--engine` value that names no engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EngineArgError {
     /// The value does not read.
+    #[error(transparent)]
     Spec(SpecError),
     /// `random`, which is a side (`--x random`), not an engine.
+    #[error("give an engine (cmd=...); for the random player use --x random or --o random")]
     Random,
 }
-
-impl fmt::Display for EngineArgError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EngineArgError::Spec(error) => write!(f, "{error}"),
-            EngineArgError::Random => f.write_str(
-                "give an engine (cmd=...); for the random player use --x random or --o random",
-            ),
-        }
-    }
-}
-
-impl std::error::Error for EngineArgError {}
 
 /// Reads an `--engine` value that must be an engine process.
 fn engine_only(text: &str) -> Result<EngineSpec, EngineArgError> {

@@ -3,7 +3,6 @@
 
 use crate::rules::{Geometry, Square};
 use crate::text::excerpt;
-use std::fmt;
 
 /// A line of input, understood.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,10 +25,21 @@ pub enum Entry {
     Nothing,
 }
 
+/// The letter of the last column of `geometry`'s board.
+fn last_file(geometry: &Geometry) -> char {
+    (b'a' + geometry.columns() as u8 - 1) as char
+}
+
 /// Why a line was not understood.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EntryError {
     /// A square or row and column outside the board.
+    #[error(
+        "'{text}' is off the board: columns are a to {} (1 to {}), rows 1 to {}",
+        last_file(geometry),
+        geometry.columns(),
+        geometry.rows()
+    )]
     OffBoard {
         /// As typed.
         text: String,
@@ -37,32 +47,12 @@ pub enum EntryError {
         geometry: Geometry,
     },
     /// Anything else.
+    #[error(
+        "'{0}' is not a move or a command: type a square like b2, a row and a column like 2 \
+         2, or help"
+    )]
     Unknown(String),
 }
-
-impl fmt::Display for EntryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EntryError::OffBoard { text, geometry } => {
-                let last_file = (b'a' + geometry.columns() as u8 - 1) as char;
-                write!(
-                    f,
-                    "'{text}' is off the board: columns are a to {last_file} (1 to {}), rows 1 \
-                     to {}",
-                    geometry.columns(),
-                    geometry.rows()
-                )
-            }
-            EntryError::Unknown(text) => write!(
-                f,
-                "'{text}' is not a move or a command: type a square like b2, a row and a \
-                 column like 2 2, or help"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for EntryError {}
 
 /// Reads one line of input for a board of `geometry`.
 ///

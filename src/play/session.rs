@@ -13,30 +13,21 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 /// What ends a sitting early.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     /// The terminal cannot be written to.
+    #[error("cannot write to the terminal: {0}")]
     Terminal(std::io::Error),
     /// An engine cannot be started.
+    #[error(transparent)]
     Start(StartError),
     /// An engine cannot begin a game.
+    #[error("the engine cannot start a game: {0}")]
     NewGame(Fault),
     /// A move was asked of an engine where there is none.
+    #[error("no engine is available")]
     NoEngine,
 }
-
-impl fmt::Display for PlayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlayError::Terminal(e) => write!(f, "cannot write to the terminal: {e}"),
-            PlayError::Start(e) => write!(f, "{e}"),
-            PlayError::NewGame(fault) => write!(f, "the engine cannot start a game: {fault}"),
-            PlayError::NoEngine => f.write_str("no engine is available"),
-        }
-    }
-}
-
-impl std::error::Error for PlayError {}
 
 /// Why the sitting ends.
 #[derive(Debug)]

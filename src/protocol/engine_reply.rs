@@ -17,8 +17,7 @@
 use super::command::SquareText;
 use super::lexical::{Tokens, move_square};
 use super::reply::Score;
-use crate::text::{excerpt, signed, whole};
-use std::fmt;
+use crate::text::{Expected, Got, excerpt, signed, whole};
 
 /// What an engine said, parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,28 +63,30 @@ pub struct EngineInfo {
 }
 
 /// Why an engine's line could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReplyError {
     /// The first word is not a reply a referee knows (UCI asks GUIs to ignore such lines).
+    #[error("unknown reply '{word}'")]
     Unknown {
         /// The word, as an excerpt.
         word: String,
     },
     /// A token (or the end of the line) where something else was required.
+    #[error("{reply}: {error}")]
     Expected {
         /// The reply keyword.
         reply: &'static str,
-        /// What the grammar allows there.
-        expected: &'static str,
-        /// The token found, or `None` at the end of the line.
-        got: Option<String>,
+        /// What the grammar allows there, and what was found.
+        error: Expected,
     },
     /// A move is neither a square like `b2` (or `P@b2`) nor `(none)`.
+    #[error("bestmove: '{text}' is not a move (expected a square like b2, or (none))")]
     BadMove {
         /// The token as written, as an excerpt.
         text: String,
     },
     /// A number field of `info` does not hold a number in range.
+    #[error("info: '{field}' needs a number, got {}", Got(got.as_deref()))]
     BadNumber {
         /// The field's keyword.
         field: &'static str,
@@ -93,38 +94,6 @@ pub enum ReplyError {
         got: Option<String>,
     },
 }
-
-impl fmt::Display for ReplyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplyError::Unknown { word } => write!(f, "unknown reply '{word}'"),
-            ReplyError::Expected {
-                reply,
-                expected,
-                got,
-            } => {
-                write!(f, "{reply}: expected {expected}, got ")?;
-                match got {
-                    Some(token) => write!(f, "'{token}'"),
-                    None => f.write_str("nothing"),
-                }
-            }
-            ReplyError::BadMove { text } => write!(
-                f,
-                "bestmove: '{text}' is not a move (expected a square like b2, or (none))"
-            ),
-            ReplyError::BadNumber { field, got } => {
-                write!(f, "info: '{field}' needs a number, got ")?;
-                match got {
-                    Some(token) => write!(f, "'{token}'"),
-                    None => f.write_str("nothing"),
-                }
-            }
-        }
-    }
-}
-
-impl std::error::Error for ReplyError {}
 
 /// A whole token as a square, if it is one: the same syntax as in commands, drop form
 /// included.
@@ -136,8 +105,7 @@ fn whole_square(token: &str) -> Option<SquareText> {
 fn expected(reply: &'static str, expected: &'static str, got: Option<&str>) -> ReplyError {
     ReplyError::Expected {
         reply,
-        expected,
-        got: got.map(excerpt),
+        error: Expected::new(expected, got),
     }
 }
 

@@ -3,7 +3,6 @@
 
 use super::{CellText, PositionSpec, Side, SquareText, StartSpec};
 use crate::rules::{Geometry, MoveError, Player, Position, SetupError, Square, Tables};
-use std::fmt;
 use std::sync::Arc;
 
 /// The square as the protocol writes it.
@@ -67,11 +66,18 @@ pub fn position_spec(
 }
 
 /// Why `position` arguments make no position on a board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecPositionError {
     /// The set-up board cannot arise in a game (or does not fit the board).
+    #[error(transparent)]
     Setup(SetupError),
     /// A move is off the board.
+    #[error(
+        "move {} '{square}' is off the {}x{} board",
+        index + 1,
+        geometry.columns(),
+        geometry.rows()
+    )]
     OffBoard {
         /// Which move, from 0.
         index: usize,
@@ -81,6 +87,7 @@ pub enum SpecPositionError {
         geometry: Geometry,
     },
     /// A move cannot be played there.
+    #[error("move {} '{square}' cannot be played: {why}", index + 1)]
     Illegal {
         /// Which move, from 0.
         index: usize,
@@ -90,30 +97,6 @@ pub enum SpecPositionError {
         why: MoveError,
     },
 }
-
-impl fmt::Display for SpecPositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SpecPositionError::Setup(e) => write!(f, "{e}"),
-            SpecPositionError::OffBoard {
-                index,
-                square,
-                geometry,
-            } => write!(
-                f,
-                "move {} '{square}' is off the {}x{} board",
-                index + 1,
-                geometry.columns(),
-                geometry.rows()
-            ),
-            SpecPositionError::Illegal { index, square, why } => {
-                write!(f, "move {} '{square}' cannot be played: {why}", index + 1)
-            }
-        }
-    }
-}
-
-impl std::error::Error for SpecPositionError {}
 
 /// The set-up board of `start` (`None` for `startpos`).
 ///

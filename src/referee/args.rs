@@ -7,7 +7,6 @@ use crate::client::{EngineSpec, Limit, PlayerKind, SpecError, TimeControl};
 use crate::rules::Geometry;
 use clap::error::ErrorKind;
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
-use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -198,19 +197,33 @@ pub struct RecordArgs {
 }
 
 /// A command line that clap accepts but that makes no match.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ArgError {
     /// An `--engine` specification is wrong.
+    #[error("--engine {0}")]
     Engine(SpecError),
     /// `--engine` was not given exactly twice.
+    #[error("give --engine exactly twice (an engine or `random` each), got {0}")]
     PlayerCount(usize),
     /// An engine (named) has no limit per move.
+    #[error(
+        "engine '{0}' has no limit per move: give --depth, --nodes, --movetime or --tc (or \
+         depth=, nodes=, movetime=, tc= in its --engine)"
+    )]
     NoLimit(String),
     /// `--sprt` with ELO0 not below ELO1.
+    #[error("--sprt: ELO0 must be below ELO1, got {0} and {1}")]
     SprtBounds(f64, f64),
     /// `--sprt` with error rates that make no test.
+    #[error("--sprt: ALPHA and BETA must be above 0 with a sum below 1, got {0} and {1}")]
     SprtRates(f64, f64),
     /// Random openings as long as the board (or longer).
+    #[error(
+        "--openings random={plies}: a {}x{} board has only {} squares",
+        geometry.columns(),
+        geometry.rows(),
+        geometry.cells()
+    )]
     OpeningTooLong {
         /// The plies asked for.
         plies: u32,
@@ -218,40 +231,6 @@ pub enum ArgError {
         geometry: Geometry,
     },
 }
-
-impl fmt::Display for ArgError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ArgError::Engine(error) => write!(f, "--engine {error}"),
-            ArgError::PlayerCount(n) => write!(
-                f,
-                "give --engine exactly twice (an engine or `random` each), got {n}"
-            ),
-            ArgError::NoLimit(player) => write!(
-                f,
-                "engine '{player}' has no limit per move: give --depth, --nodes, --movetime \
-                 or --tc (or depth=, nodes=, movetime=, tc= in its --engine)"
-            ),
-            ArgError::SprtBounds(elo0, elo1) => {
-                write!(f, "--sprt: ELO0 must be below ELO1, got {elo0} and {elo1}")
-            }
-            ArgError::SprtRates(alpha, beta) => write!(
-                f,
-                "--sprt: ALPHA and BETA must be above 0 with a sum below 1, got {alpha} and \
-                 {beta}"
-            ),
-            ArgError::OpeningTooLong { plies, geometry } => write!(
-                f,
-                "--openings random={plies}: a {}x{} board has only {} squares",
-                geometry.columns(),
-                geometry.rows(),
-                geometry.cells()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ArgError {}
 
 impl ArgError {
     /// The kind of command-line error clap reports it as.

@@ -20,28 +20,15 @@ pub enum OpeningSource {
 }
 
 /// An `--openings` value that is none of `startpos`, `random=N`, `file=PATH`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OpeningSourceError {
     /// `random=` without a whole number.
+    #[error("expected random=N with a whole number N, got '{0}'")]
     RandomPlies(String),
     /// Another form.
+    #[error("expected startpos, random=N or file=PATH, got '{0}'")]
     Unknown(String),
 }
-
-impl fmt::Display for OpeningSourceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpeningSourceError::RandomPlies(text) => {
-                write!(f, "expected random=N with a whole number N, got '{text}'")
-            }
-            OpeningSourceError::Unknown(text) => {
-                write!(f, "expected startpos, random=N or file=PATH, got '{text}'")
-            }
-        }
-    }
-}
-
-impl std::error::Error for OpeningSourceError {}
 
 impl FromStr for OpeningSource {
     type Err = OpeningSourceError;

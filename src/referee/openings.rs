@@ -103,9 +103,10 @@ impl PartialEq for Opening {
 impl Eq for Opening {}
 
 /// Why the openings could not be loaded.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum OpeningError {
     /// The file could not be read.
+    #[error("cannot read openings from {}: {error}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
@@ -113,6 +114,7 @@ pub enum OpeningError {
         error: std::io::Error,
     },
     /// A line is not a playable position on this board.
+    #[error("{}:{line}: {problem}", path.display())]
     Line {
         /// The file.
         path: PathBuf,
@@ -122,67 +124,32 @@ pub enum OpeningError {
         problem: LineProblem,
     },
     /// The file has no positions.
+    #[error("{} holds no positions", .0.display())]
     Empty(PathBuf),
     /// No random opening of that length leaves a game to play.
+    #[error("no random opening of {0} plies leaves a game to play on this board")]
     NoRandomOpening(u32),
 }
 
-impl fmt::Display for OpeningError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpeningError::Read { path, error } => {
-                write!(f, "cannot read openings from {}: {error}", path.display())
-            }
-            OpeningError::Line {
-                path,
-                line,
-                problem,
-            } => write!(f, "{}:{line}: {problem}", path.display()),
-            OpeningError::Empty(path) => {
-                write!(f, "{} holds no positions", path.display())
-            }
-            OpeningError::NoRandomOpening(plies) => write!(
-                f,
-                "no random opening of {plies} plies leaves a game to play on this board"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for OpeningError {}
-
 /// What is wrong with a line of an openings file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LineProblem {
     /// It does not read as the arguments of `position` (boxed: parse errors are large).
+    #[error(transparent)]
     Syntax(Box<ParseError>),
     /// It reads, but as another command.
+    #[error("expected a position like `startpos moves c3`")]
     NotAPosition,
     /// It makes no position on this board.
+    #[error(transparent)]
     Position(SpecPositionError),
     /// The game is already over there.
+    #[error("the game is already over")]
     GameOver,
     /// Neither side can still complete a line there (and dead draws are adjudicated).
+    #[error("the position is a dead draw (no line can still be completed)")]
     DeadDraw,
 }
-
-impl fmt::Display for LineProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LineProblem::Syntax(e) => write!(f, "{e}"),
-            LineProblem::NotAPosition => {
-                f.write_str("expected a position like `startpos moves c3`")
-            }
-            LineProblem::Position(e) => write!(f, "{e}"),
-            LineProblem::GameOver => f.write_str("the game is already over"),
-            LineProblem::DeadDraw => {
-                f.write_str("the position is a dead draw (no line can still be completed)")
-            }
-        }
-    }
-}
-
-impl std::error::Error for LineProblem {}
 
 /// The openings of a match, one per game pair.
 #[derive(Clone, Debug)]

@@ -4,28 +4,20 @@
 use super::game::GameRecord;
 use super::record::{json_line, sgf_game};
 use crate::rules::Tables;
-use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A record file or folder that cannot be written.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}: {error}", path.display())]
 pub struct WriteError {
     /// The file or folder.
     pub path: PathBuf,
     /// What the system said.
     pub error: std::io::Error,
 }
-
-impl fmt::Display for WriteError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot write {}: {}", self.path.display(), self.error)
-    }
-}
-
-impl std::error::Error for WriteError {}
 
 /// One open record file.
 struct RecordFile {

@@ -13,7 +13,6 @@ use crate::rules::Tables;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
@@ -24,33 +23,24 @@ use std::time::{Duration, Instant};
 const RANDOM_PLAYER_STREAM: u64 = 0x7261_6e64;
 
 /// Why a match could not be run (or finished).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum MatchError {
     /// The openings could not be loaded.
+    #[error(transparent)]
     Openings(OpeningError),
     /// An engine could not be started.
+    #[error(transparent)]
     Start(StartError),
     /// A record or log could not be written.
+    #[error(transparent)]
     Write(WriteError),
     /// Standard output failed.
+    #[error("cannot write the report: {0}")]
     Output(std::io::Error),
     /// A worker thread panicked (with this message).
+    #[error("internal error: {0}")]
     WorkerPanicked(String),
 }
-
-impl fmt::Display for MatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MatchError::Openings(e) => write!(f, "{e}"),
-            MatchError::Start(e) => write!(f, "{e}"),
-            MatchError::Write(e) => write!(f, "{e}"),
-            MatchError::Output(e) => write!(f, "cannot write the report: {e}"),
-            MatchError::WorkerPanicked(what) => write!(f, "internal error: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for MatchError {}
 
 /// What every worker shares.
 struct Shared {

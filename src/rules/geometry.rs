@@ -13,9 +13,12 @@ pub const MAX_CELLS: usize = (MAX_SIDE * MAX_SIDE) as usize;
 pub type Square = usize;
 
 /// Why a geometry was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GeometryError {
     /// Columns or rows outside 1..=15.
+    #[error(
+        "a board of {columns}x{rows} is not supported (columns and rows must each be 1 to {MAX_SIDE})"
+    )]
     Size {
         /// Columns asked for.
         columns: u32,
@@ -23,6 +26,7 @@ pub enum GeometryError {
         rows: u32,
     },
     /// k outside 1..=max(columns, rows).
+    #[error("k={k} cannot be reached on this board (k must be 1 to {max}, the longer side)")]
     K {
         /// The k asked for.
         k: u32,
@@ -30,23 +34,6 @@ pub enum GeometryError {
         max: u32,
     },
 }
-
-impl fmt::Display for GeometryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GeometryError::Size { columns, rows } => write!(
-                f,
-                "a board of {columns}x{rows} is not supported (columns and rows must each be 1 to {MAX_SIDE})"
-            ),
-            GeometryError::K { k, max } => write!(
-                f,
-                "k={k} cannot be reached on this board (k must be 1 to {max}, the longer side)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for GeometryError {}
 
 /// An m,n,k game: `columns` x `rows` board, `k` in a row wins; under the exact rule only
 /// exactly `k` in a row wins (an overline, k+1 or more, does not: gomoku's "exactly five").

@@ -38,12 +38,11 @@ fn count(pos: &mut Position, depth: u32, stop: &AtomicBool, calls: &mut u64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Tables};
 
     #[test]
     fn tic_tac_toe() {
         let stop = AtomicBool::new(false);
-        let mut p = Position::new(Tables::new(Geometry::default()));
+        let mut p = Position::default();
         let expect = [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872, 0];
         for (d, &n) in expect.iter().enumerate() {
             assert_eq!(perft(&mut p, d as u32, &stop), Some(n), "depth {d}");

@@ -1,7 +1,5 @@
 //! The two players, how a game ends, and why a move is refused.
 
-use std::fmt;
-
 /// One of the two players. X moves first.
 ///
 /// ```
@@ -54,24 +52,20 @@ pub enum Outcome {
 }
 
 /// Why a move cannot be played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// The square already holds a stone.
+    #[error("the square is already occupied")]
     Occupied,
     /// The game is already over.
+    #[error("the game is over ({})", why_over(*.0))]
     GameOver(Outcome),
 }
 
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::Occupied => write!(f, "the square is already occupied"),
-            MoveError::GameOver(Outcome::Win(p)) => {
-                write!(f, "the game is over ({} has won)", p.letter())
-            }
-            MoveError::GameOver(Outcome::Draw) => write!(f, "the game is over (the board is full)"),
-        }
+/// The parenthesis of [`MoveError::GameOver`]: who won, or that the board is full.
+fn why_over(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win(p) => format!("{} has won", p.letter()),
+        Outcome::Draw => "the board is full".to_owned(),
     }
 }
-
-impl std::error::Error for MoveError {}

@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn no_pairing_on_small_dense_boards() {
-        let pos = Position::new(Tables::new(Geometry::default()));
+        let pos = Position::default();
         assert!(pairing_against(&pos, Player::X).is_none());
         let pos = Position::new(Tables::new(Geometry::new(4, 4, 4).unwrap()));
         assert!(pairing_against(&pos, Player::X).is_none());

@@ -5,8 +5,6 @@
 //! at any search depth, so it is used whatever depth is asked for, and it is kept in
 //! preference to heuristic entries.
 
-use std::fmt;
-
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -47,23 +45,12 @@ pub struct Hit {
 }
 
 /// Why the table could not be given the requested size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {megabytes} MB hash table on this machine")]
 pub struct TableSizeError {
     /// The size asked for, in MB.
     pub megabytes: usize,
 }
-
-impl fmt::Display for TableSizeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot allocate a {} MB hash table on this machine",
-            self.megabytes
-        )
-    }
-}
-
-impl std::error::Error for TableSizeError {}
 
 /// A fixed-size table of search results, one entry per slot.
 pub struct Table {

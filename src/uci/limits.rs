@@ -41,7 +41,6 @@ pub fn limits_for(pos: &Position, params: &GoParams) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Tables};
     use std::time::Duration;
 
     fn go(line: &str) -> GoParams {
@@ -53,7 +52,7 @@ mod tests {
 
     #[test]
     fn limits() {
-        let start = Position::new(Tables::new(Geometry::default()));
+        let start = Position::default();
         let ms = Duration::from_millis;
         let l = limits_for(&start, &go("go depth 3 nodes 100"));
         assert_eq!((l.depth, l.nodes, l.hard_time), (Some(3), Some(100), None));

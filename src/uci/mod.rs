@@ -86,7 +86,7 @@ impl<W: Write> Session<W> {
             out: Output::new(out),
             events,
             engine: Engine::with_searcher(searcher),
-            position: Position::new(Tables::new(Geometry::default())),
+            position: Position::default(),
             rng: seeded(options.seed),
             options,
             pending: VecDeque::new(),

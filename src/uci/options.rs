@@ -4,7 +4,6 @@
 use crate::eval::EvalKind;
 use crate::protocol::{Notation, OptionKind, OptionSpec};
 use crate::rules::Geometry;
-use std::fmt;
 
 /// The smallest table `Hash` allows, in MB.
 pub const HASH_MIN: i64 = 1;
@@ -120,16 +119,31 @@ pub enum Change {
     Variant(Variant),
 }
 
+/// The names of every option, comma-separated, for [`OptionError::Unknown`]'s message.
+fn option_names() -> String {
+    let specs = specs();
+    let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+    names.join(", ")
+}
+
 /// Why a `setoption` was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OptionError {
     /// No option has this name.
+    #[error(
+        "setoption: unknown option '{}' (the options are {})",
+        excerpt(.0),
+        option_names()
+    )]
     Unknown(String),
     /// The option needs a value and got none.
+    #[error("setoption: {0} needs a value ('value <v>')")]
     MissingValue(&'static str),
     /// The option is a button and got a value.
+    #[error("setoption: {0} is a button and takes no value")]
     UnexpectedValue(&'static str),
     /// The value is not one the option takes.
+    #[error("setoption: {option} must be {expected}, got '{}'", excerpt(got))]
     BadValue {
         /// The option.
         option: &'static str,
@@ -139,40 +153,6 @@ pub enum OptionError {
         got: String,
     },
 }
-
-impl fmt::Display for OptionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OptionError::Unknown(name) => write!(
-                f,
-                "setoption: unknown option '{}' (the options are {})",
-                excerpt(name),
-                specs()
-                    .iter()
-                    .map(|s| s.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            OptionError::MissingValue(name) => {
-                write!(f, "setoption: {name} needs a value ('value <v>')")
-            }
-            OptionError::UnexpectedValue(name) => {
-                write!(f, "setoption: {name} is a button and takes no value")
-            }
-            OptionError::BadValue {
-                option,
-                expected,
-                got,
-            } => write!(
-                f,
-                "setoption: {option} must be {expected}, got '{}'",
-                excerpt(got)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for OptionError {}
 
 use crate::text::excerpt;
 

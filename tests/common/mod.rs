@@ -18,6 +18,18 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+/// The parameters of `go` that take a number, in protocol.md's order.
+pub const GO_NUMBERS: [&str; 8] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+];
+
 /// A file of the repository, by its path from the root.
 pub fn repo_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)

@@ -84,6 +84,13 @@ impl fmt::Debug for Position {
     }
 }
 
+impl Default for Position {
+    /// The empty board of the default geometry (tic-tac-toe).
+    fn default() -> Position {
+        Position::new(Tables::new(Geometry::default()))
+    }
+}
+
 impl Position {
     /// The empty board of a geometry.
     pub fn new(tables: Arc<Tables>) -> Position {

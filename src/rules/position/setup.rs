@@ -6,39 +6,24 @@ use crate::rules::bits::Bits;
 use crate::rules::geometry::Square;
 use crate::rules::player::{MoveError, Player};
 use crate::rules::tables::Tables;
-use std::fmt;
 use std::sync::Arc;
 
 /// Why a list of moves cannot be played from the empty board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {} cannot be played: {error}", index + 1)]
 pub struct MovesError {
     /// The 0-based index of the first move that cannot be played.
     pub index: usize,
     /// Why it cannot.
+    #[source]
     pub error: MoveError,
 }
 
-impl fmt::Display for MovesError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "move {} cannot be played: {}",
-            self.index + 1,
-            self.error
-        )
-    }
-}
-
-impl std::error::Error for MovesError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
-
 /// Why a set-up position cannot arise in a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// The diagram has the wrong number of ranks.
+    #[error("the board has {expected} ranks but {got} were given")]
     RowCount {
         /// Ranks of the board.
         expected: usize,
@@ -46,6 +31,7 @@ pub enum SetupError {
         got: usize,
     },
     /// A rank has the wrong number of cells.
+    #[error("rank {rank} has {got} cells but the board has {expected} columns")]
     RowLength {
         /// The 1-based rank, as a person names it.
         rank: usize,
@@ -55,6 +41,9 @@ pub enum SetupError {
         got: usize,
     },
     /// X moves first, so X has as many stones as O or one more.
+    #[error(
+        "{x} x and {o} o stones cannot arise in a game (x moves first, so x has as many stones as o or one more)"
+    )]
     StoneCounts {
         /// Stones of X.
         x: usize,
@@ -62,6 +51,11 @@ pub enum SetupError {
         o: usize,
     },
     /// The side to move given disagrees with the stone counts.
+    #[error(
+        "side to move {} disagrees with the stone counts ({} is to move)",
+        given.letter(),
+        expected.letter()
+    )]
     Side {
         /// The side to move given.
         given: Player,
@@ -69,59 +63,24 @@ pub enum SetupError {
         expected: Player,
     },
     /// Both players have k in a row.
+    #[error("both players have k in a row")]
     BothWon,
     /// A player has k in a row but the other player moved since.
+    #[error("{} has k in a row but play continued after the win", winner.letter())]
     PlayAfterWin {
         /// The player with k in a row.
         winner: Player,
     },
     /// The winner's lines share no stone, so no single last move made them.
+    #[error(
+        "{} has lines in a row that no single last move could have completed",
+        winner.letter()
+    )]
     TwoWins {
         /// The player with k in a row.
         winner: Player,
     },
 }
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::RowCount { expected, got } => {
-                write!(f, "the board has {expected} ranks but {got} were given")
-            }
-            SetupError::RowLength {
-                rank,
-                expected,
-                got,
-            } => write!(
-                f,
-                "rank {rank} has {got} cells but the board has {expected} columns"
-            ),
-            SetupError::StoneCounts { x, o } => write!(
-                f,
-                "{x} x and {o} o stones cannot arise in a game (x moves first, so x has as many stones as o or one more)"
-            ),
-            SetupError::Side { given, expected } => write!(
-                f,
-                "side to move {} disagrees with the stone counts ({} is to move)",
-                given.letter(),
-                expected.letter()
-            ),
-            SetupError::BothWon => write!(f, "both players have k in a row"),
-            SetupError::PlayAfterWin { winner } => write!(
-                f,
-                "{} has k in a row but play continued after the win",
-                winner.letter()
-            ),
-            SetupError::TwoWins { winner } => write!(
-                f,
-                "{} has lines in a row that no single last move could have completed",
-                winner.letter()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
 
 impl Position {
     /// The position reached from the empty board by playing `moves`; fails at the first move
