@@ -139,16 +139,23 @@ pub fn squares_of(
     spec.moves
         .iter()
         .enumerate()
-        .map(|(index, &square)| {
-            geometry
-                .square(square.file, square.rank)
-                .ok_or(SpecPositionError::OffBoard {
-                    index,
-                    square,
-                    geometry,
-                })
-        })
+        .map(|(index, &square)| on_board(geometry, index, square))
         .collect()
+}
+
+/// Move `index` of a list, `square`, as a square of this board.
+fn on_board(
+    geometry: Geometry,
+    index: usize,
+    square: SquareText,
+) -> Result<Square, SpecPositionError> {
+    geometry
+        .square(square.file, square.rank)
+        .ok_or(SpecPositionError::OffBoard {
+            index,
+            square,
+            geometry,
+        })
 }
 
 /// Plays `moves` on `position`, each checked.
@@ -187,14 +194,7 @@ pub fn position_of(
     let mut position =
         setup_of(tables, &spec.start)?.unwrap_or_else(|| Position::new(Arc::clone(tables)));
     for (index, &square) in spec.moves.iter().enumerate() {
-        let on_board =
-            geometry
-                .square(square.file, square.rank)
-                .ok_or(SpecPositionError::OffBoard {
-                    index,
-                    square,
-                    geometry,
-                })?;
+        let on_board = on_board(geometry, index, square)?;
         position
             .play(on_board)
             .map_err(|why| SpecPositionError::Illegal { index, square, why })?;
