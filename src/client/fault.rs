@@ -1,8 +1,8 @@
 //! What a player can do wrong (the player at fault loses the game), and the check of a
 //! move against the board that finds an illegal one.
 
-use crate::protocol::SquareText;
-use crate::rules::{Position, Square};
+use crate::protocol::{ReplyError, SquareText};
+use crate::rules::{MoveError, Position, Square};
 
 /// Something a player did wrong; the player at fault loses the game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -13,7 +13,7 @@ pub enum Fault {
         /// The move as the engine wrote it.
         text: String,
         /// Why it cannot be played.
-        why: String,
+        why: Illegal,
     },
     /// A `bestmove` line that does not parse.
     #[error("unparsable move '{line}' ({error})")]
@@ -21,7 +21,7 @@ pub enum Fault {
         /// The line, as an excerpt.
         line: String,
         /// What is wrong with it.
-        error: String,
+        error: ReplyError,
     },
     /// The move came too late.
     #[error("time forfeit ({overrun_ms} ms over)")]
@@ -62,6 +62,25 @@ impl Fault {
     }
 }
 
+/// Why a player's answer is not a move here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// `bestmove (none)` while the game goes on.
+    #[error("no move, but the game is not over")]
+    NoMove,
+    /// A square outside the board.
+    #[error("off the {columns}x{rows} board")]
+    OffBoard {
+        /// The board's width.
+        columns: usize,
+        /// The board's height.
+        rows: usize,
+    },
+    /// A square on the board that cannot take a stone now.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
 /// Why no move came back.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NoMove {
@@ -84,18 +103,21 @@ pub fn play_reply(position: &mut Position, reply: Option<SquareText>) -> Result<
     let Some(text) = reply else {
         return Err(Fault::IllegalMove {
             text: "(none)".into(),
-            why: "no move, but the game is not over".into(),
+            why: Illegal::NoMove,
         });
     };
     let Some(square) = geometry.square(text.file, text.rank) else {
         return Err(Fault::IllegalMove {
             text: text.to_string(),
-            why: format!("off the {}x{} board", geometry.columns(), geometry.rows()),
+            why: Illegal::OffBoard {
+                columns: geometry.columns(),
+                rows: geometry.rows(),
+            },
         });
     };
     position.play(square).map_err(|error| Fault::IllegalMove {
         text: text.to_string(),
-        why: error.to_string(),
+        why: error.into(),
     })?;
     Ok(square)
 }

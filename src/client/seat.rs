@@ -253,7 +253,7 @@ impl Seat {
                     Err(error) if line.split_whitespace().next() == Some("bestmove") => {
                         return Err(NoMove::Fault(Fault::Unparsable {
                             line: excerpt(&line),
-                            error: error.to_string(),
+                            error,
                         }));
                     }
                     // Anything else (other replies, `info string`, unknown lines) is ignored,
