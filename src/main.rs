@@ -89,6 +89,17 @@ fn arguments() -> Vec<OsString> {
     if brain {
         args.insert(1, "gomocup".into());
     }
+    help_for_raw_subcommands(args)
+}
+
+/// `kinrow help match` is `kinrow match --help` (likewise `play`): those two parse their own
+/// arguments, so only they can print their options; clap's `help` would show a stub.
+fn help_for_raw_subcommands(mut args: Vec<OsString>) -> Vec<OsString> {
+    let raw = |a: &OsString| a == "match" || a == "play";
+    if args.len() == 3 && args[1] == "help" && raw(&args[2]) {
+        args.swap(1, 2);
+        args[2] = "--help".into();
+    }
     args
 }
 
@@ -99,6 +110,19 @@ mod tests {
 
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
         Cli::try_parse_from(std::iter::once("kinrow").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn help_for_match_and_play_is_their_own() {
+        let os = |words: &[&str]| words.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(
+            help_for_raw_subcommands(os(&["kinrow", "help", "match"])),
+            os(&["kinrow", "match", "--help"])
+        );
+        assert_eq!(
+            help_for_raw_subcommands(os(&["kinrow", "help", "bench"])),
+            os(&["kinrow", "help", "bench"])
+        );
     }
 
     #[test]
