@@ -251,7 +251,9 @@ impl Searcher {
         self.aborted = false;
         self.settings = settings;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = limits.hard_time.map(|d| start + d);
+        // A deadline too far away to be represented is no deadline (`go movetime` with a
+        // huge number must not panic).
+        self.deadline = limits.hard_time.and_then(|d| start.checked_add(d));
         self.table.new_search();
         if self.maps.geometry != root.geometry() {
             self.maps = BoardMaps::new(root.geometry());
