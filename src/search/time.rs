@@ -93,12 +93,38 @@ pub fn budget(clock: Clock, own_moves_left: u32) -> Deadlines {
     }
 }
 
-/// The hard deadline for `go movetime MS`: 15% under the time allowed (at most 50 ms under),
-/// so that the reply arrives within it even on a loaded machine, where a thread can wait
-/// tens of milliseconds to be scheduled.
+/// The fixed part of the time kept back from every limit for the reply's way out: the
+/// search noticing its deadline, the thread that writes the reply being scheduled, the pipe,
+/// and the reader being scheduled (Stockfish's `Move Overhead`, whose default is also 10 ms).
+pub const MOVE_OVERHEAD_MS: u64 = 10;
+
+/// The proportional part of the margin, in percent of the limit: on a loaded machine a
+/// thread can wait a few scheduler slices, and a longer search has had more chances to be
+/// held back. At most [`MAX_PROPORTIONAL_MARGIN_MS`].
+pub const PROPORTIONAL_MARGIN_PERCENT: u64 = 10;
+
+/// The cap on the proportional part of the margin.
+pub const MAX_PROPORTIONAL_MARGIN_MS: u64 = 200;
+
+/// The latest hard deadline for a reply that must arrive within `limit_ms`: the limit less
+/// [`MOVE_OVERHEAD_MS`] and [`PROPORTIONAL_MARGIN_PERCENT`]% of it (that part at most
+/// [`MAX_PROPORTIONAL_MARGIN_MS`]), but never less than a quarter of the limit (a very short
+/// limit still gets some search) nor less than 1 ms. Non-decreasing in `limit_ms`.
+///
+/// `movetime` uses it as its deadline; the clock and Gomocup rules keep larger margins of
+/// their own and stay at or under it (see the tests).
+pub fn reply_deadline(limit_ms: u64) -> Duration {
+    let proportional = (limit_ms / 100 * PROPORTIONAL_MARGIN_PERCENT
+        + limit_ms % 100 * PROPORTIONAL_MARGIN_PERCENT / 100)
+        .min(MAX_PROPORTIONAL_MARGIN_MS);
+    let margin = MOVE_OVERHEAD_MS + proportional;
+    Duration::from_millis(limit_ms.saturating_sub(margin).max(limit_ms / 4).max(1))
+}
+
+/// The hard deadline for `go movetime MS`: [`reply_deadline`], so that the reply arrives
+/// within MS even on a loaded machine.
 pub fn movetime_deadline(ms: u64) -> Duration {
-    let margin = (ms / 100 * 15 + ms % 100 * 15 / 100).clamp(1, 50);
-    Duration::from_millis(ms.saturating_sub(margin).max(1))
+    reply_deadline(ms)
 }
 
 /// The deadlines for `go movetime MS`: both at [`movetime_deadline`], since the time is the
@@ -333,8 +359,35 @@ mod tests {
 
     #[test]
     fn movetime_margin() {
-        assert_eq!(movetime_deadline(1), Duration::from_millis(1));
-        assert_eq!(movetime_deadline(100), Duration::from_millis(85));
-        assert_eq!(movetime_deadline(10_000), Duration::from_millis(9_950));
+        let ms = Duration::from_millis;
+        assert_eq!(movetime_deadline(1), ms(1));
+        assert_eq!(movetime_deadline(10), ms(2));
+        assert_eq!(movetime_deadline(20), ms(8));
+        assert_eq!(movetime_deadline(100), ms(80));
+        assert_eq!(movetime_deadline(1_000), ms(890));
+        assert_eq!(movetime_deadline(10_000), ms(9_790));
+        let mut last = Duration::ZERO;
+        for t in 0..5_000 {
+            let d = reply_deadline(t);
+            assert!(d >= last && (d < ms(t) || t <= 1), "{t}");
+            last = d;
+        }
+    }
+
+    #[test]
+    fn every_rule_keeps_at_least_the_reply_margin() {
+        let ms = Duration::from_millis;
+        for t in [2, 10, 50, 100, 200, 1_000, 30_000, 1 << 40, u64::MAX] {
+            assert!(turn(t).hard <= reply_deadline(t).max(ms(1)), "{t}");
+        }
+        for remaining in [41, 50, 100, 238, 1_000, 60_000, 1 << 40, i64::MAX] {
+            for inc in [0, 10, 1_000, i64::MAX] {
+                let hard = budget(clock(remaining, inc), 30).hard;
+                assert!(
+                    hard <= reply_deadline(remaining as u64),
+                    "{remaining} {inc}"
+                );
+            }
+        }
     }
 }
