@@ -171,8 +171,8 @@ impl Engine {
         Ok(())
     }
 
-    /// Asks the running job, if any, to end soon (searches poll the flag every few thousand
-    /// nodes). Its `done` is still called.
+    /// Asks the running job, if any, to end soon (searches poll the flag every fraction of a
+    /// millisecond). Its `done` is still called.
     pub fn stop(&self) {
         if let Some(running) = &self.running {
             running.stop.store(true, Ordering::Relaxed);

@@ -512,3 +512,44 @@ fn sigterm_ends_the_engine_at_once() {
     assert_eq!(status.signal(), Some(15), "{status:?}");
     assert!(took < EXIT_BOUND, "{took:?}");
 }
+
+/// Clocks and increments at the ends of what `go` accepts: the budget saturates instead of
+/// wrapping, so the engine thinks (it does not answer at once from a wrapped-around deadline)
+/// and still answers within its clock.
+#[test]
+fn extreme_clocks_answer_within_the_clock() {
+    let mut e = Proc::start();
+    e.send("newgame 15 15 5");
+    e.send("position startpos moves h8 h9");
+    for (go, limit_ms) in [
+        ("go wtime 1000 winc 4611686018427387904", 1000),
+        ("go wtime 1000 winc 9223372036854775807 movestogo 1", 1000),
+        ("go wtime 600 winc -9223372036854775808", 600),
+        (
+            "go wtime -9223372036854775808 winc 9223372036854775807 movetime 500",
+            500,
+        ),
+        (
+            "go wtime 9223372036854775807 winc 9223372036854775807 movetime 400",
+            400,
+        ),
+    ] {
+        e.send("isready");
+        e.recv_until("readyok");
+        let sent = Instant::now();
+        e.send(go);
+        let lines = e.recv_until("bestmove");
+        let took = sent.elapsed();
+        println!("{go}: {} ms", took.as_millis());
+        let best = lines.last().expect("a bestmove line");
+        assert_legal(best, 15, 15, &["h8", "h9"]);
+        // Generous: the deadline is well inside the limit; a loaded machine adds the rest.
+        assert!(
+            took < Duration::from_millis(limit_ms + 500),
+            "{go}: {took:?}"
+        );
+    }
+    e.send("quit");
+    let (_, status, _) = e.exit(Instant::now());
+    assert!(status.success());
+}

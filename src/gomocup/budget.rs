@@ -255,6 +255,34 @@ mod tests {
     }
 
     #[test]
+    fn extreme_values_never_overflow() {
+        let extremes = [i64::MIN, -1, 0, 1, 1000, UNLIMITED_MS - 1, i64::MAX];
+        for turn in [0, 1, 1000, u64::MAX] {
+            for matched in [0, 1, 1000, u64::MAX] {
+                for left in extremes {
+                    let mut tc = TimeControl {
+                        timeout_turn: turn,
+                        timeout_match: matched,
+                        time_left: Some(left),
+                        used: u64::MAX - 1,
+                    };
+                    tc.spent(u64::MAX);
+                    for moves in [0, 1, u32::MAX] {
+                        let l = tc.limits(moves);
+                        assert!(l.soft_time <= l.hard_time);
+                        if let Some(hard) = l.hard_time {
+                            assert!(hard >= ms(1));
+                            if turn > 1 {
+                                assert!(hard < ms(turn));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn tables() {
         assert_eq!(table_mb(0), DEFAULT_TABLE_MB);
         assert_eq!(table_mb(1), 1);

@@ -98,7 +98,8 @@ pub struct Limits {
 /// How the caller steers a running search.
 #[derive(Clone, Debug)]
 pub struct Control {
-    /// Raised by the caller to end the search early; polled every few thousand nodes.
+    /// Raised by the caller to end the search early; polled with the clock, every few
+    /// hundred units of work (a fraction of a millisecond).
     pub stop: Arc<AtomicBool>,
     /// When the search was asked for; time limits count from here.
     pub start: Instant,
@@ -177,6 +178,8 @@ pub struct Searcher {
     unsound: u64,
     seldepth: usize,
     aborted: bool,
+    /// Units of work since the search began, for polling the clock (see `tick`).
+    ticks: u32,
     node_limit: u64,
     deadline: Option<Instant>,
     pv: Vec<Vec<Square>>,
@@ -203,6 +206,7 @@ impl Searcher {
             unsound: 0,
             seldepth: 0,
             aborted: false,
+            ticks: 0,
             node_limit: u64::MAX,
             deadline: None,
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
@@ -249,9 +253,12 @@ impl Searcher {
         self.impure = 0;
         self.unsound = 0;
         self.aborted = false;
+        self.ticks = 0;
         self.settings = settings;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = limits.hard_time.map(|d| start + d);
+        // A deadline too far away to be represented is no deadline (`go movetime` with a
+        // huge number must not panic).
+        self.deadline = limits.hard_time.and_then(|d| start.checked_add(d));
         self.table.new_search();
         if self.maps.geometry != root.geometry() {
             self.maps = BoardMaps::new(root.geometry());
@@ -506,5 +513,66 @@ impl Searcher {
         } else {
             moves[0]
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Tables};
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    /// A 15x15 middle game where both sides have many fours to try.
+    fn middle_game() -> Position {
+        let g = Geometry::new(15, 15, 5).expect("15x15");
+        let moves = "h8 h9 i8 g8 i9 i7 j10 k11 j9 k9 g10 f11 j8 k8 i10 i11 h10 g11 j11 k12";
+        let sqs: Vec<Square> = moves
+            .split_whitespace()
+            .map(|m| g.square_named(m).expect("a square"))
+            .collect();
+        Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
+    }
+
+    fn run(limits: Limits, stopped: bool) -> (SearchResult, Duration, Position) {
+        let pos = middle_game();
+        let mut s = Searcher::new(1).expect("a table");
+        let control = Control {
+            stop: Arc::new(AtomicBool::new(stopped)),
+            start: Instant::now(),
+        };
+        let mut rng = StdRng::seed_from_u64(1);
+        let r = s.search(
+            &pos,
+            &limits,
+            Settings::default(),
+            &control,
+            &mut rng,
+            &mut |_| {},
+        );
+        (r, control.start.elapsed(), pos)
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_every_loop_at_once_with_a_legal_move() {
+        let (r, _, pos) = run(Limits::default(), true);
+        let best = r.best.expect("a move while the game is on");
+        assert!(pos.empty().contains(best));
+        // The root's fours search and the first alpha-beta nodes poll: a few polling
+        // intervals of work at most (the fours search alone may try 20,000 moves).
+        assert!(r.nodes < 1_000, "{}", r.nodes);
+    }
+
+    #[test]
+    fn a_hard_deadline_ends_the_iteration_in_progress() {
+        let limits = Limits {
+            hard_time: Some(Duration::from_millis(30)),
+            ..Limits::default()
+        };
+        let (r, took, pos) = run(limits, false);
+        let best = r.best.expect("a move while the game is on");
+        assert!(pos.empty().contains(best));
+        // Generous: a loaded test machine can hold the thread back.
+        assert!(took < Duration::from_millis(500), "{took:?}");
     }
 }

@@ -59,37 +59,75 @@ pub struct Clock {
 
 /// Time reserved for the protocol round trip and process scheduling, so that a reply sent at
 /// the deadline still arrives in time.
-const OVERHEAD_MS: i64 = 20;
+const OVERHEAD_MS: u64 = 20;
 
 /// The soft and hard deadlines for a move, given `own_moves_left`: how many more moves the
 /// side to move can have in this game at most.
 ///
 /// The soft deadline is where no new iteration is started; the hard one aborts the search.
 pub fn budget(clock: Clock, own_moves_left: u32) -> Deadlines {
-    let remaining = clock.remaining_ms.max(0);
-    let inc = clock.increment_ms.max(0);
+    // Any i64 a GUI can send is taken: negative values count as zero, and the arithmetic
+    // saturates (in u64), so that a huge increment gives the same budget as merely a large
+    // one instead of wrapping to a tiny or negative deadline.
+    let remaining = u64::try_from(clock.remaining_ms).unwrap_or(0);
+    let inc = u64::try_from(clock.increment_ms).unwrap_or(0);
     // Plan for the moves the game can still last, but no more than 30: most games are decided
     // (or dead) well before the board fills.
-    let horizon = clock
-        .moves_to_go
-        .unwrap_or(30)
-        .min(own_moves_left.max(1))
-        .max(1) as i64;
-    let usable = (remaining - OVERHEAD_MS).max(0);
-    let soft = (usable / horizon + inc * 3 / 4).min(usable / 2);
-    let hard = (soft * 3).min(usable * 3 / 4).max(soft);
+    let horizon = u64::from(
+        clock
+            .moves_to_go
+            .unwrap_or(30)
+            .min(own_moves_left.max(1))
+            .max(1),
+    );
+    let usable = remaining.saturating_sub(OVERHEAD_MS);
+    let soft = (usable / horizon)
+        .saturating_add(inc / 4 * 3 + inc % 4 * 3 / 4)
+        .min(usable / 2);
+    // Three quarters of `usable`, computed so that it cannot overflow.
+    let three_quarters = usable / 4 * 3 + usable % 4 * 3 / 4;
+    let hard = soft.saturating_mul(3).min(three_quarters).max(soft);
     Deadlines {
-        soft: Duration::from_millis(soft.max(1) as u64),
-        hard: Duration::from_millis(hard.max(1) as u64),
+        soft: Duration::from_millis(soft.max(1)),
+        hard: Duration::from_millis(hard.max(1)),
     }
 }
 
-/// The hard deadline for `go movetime MS`: 15% under the time allowed (at most 50 ms under),
-/// so that the reply arrives within it even on a loaded machine, where a thread can wait
-/// tens of milliseconds to be scheduled.
+/// The fixed part of the time kept back from every limit for the reply's way out: the
+/// search noticing its deadline, the thread that writes the reply being scheduled, the pipe,
+/// and the reader being scheduled (Stockfish's `Move Overhead`, whose default is 10 ms). On a
+/// loaded 2-core machine (`examples/latency.rs`) a thinking thread is descheduled for about
+/// 9 ms at a time, sometimes several times in a row: 10 ms plus 10% left 1 reply of 1,000
+/// late at `movetime 100`.
+pub const MOVE_OVERHEAD_MS: u64 = 20;
+
+/// The proportional part of the margin, in percent of the limit: on a loaded machine a
+/// thread can wait a few scheduler slices, and a longer search has had more chances to be
+/// held back. At most [`MAX_PROPORTIONAL_MARGIN_MS`].
+pub const PROPORTIONAL_MARGIN_PERCENT: u64 = 15;
+
+/// The cap on the proportional part of the margin.
+pub const MAX_PROPORTIONAL_MARGIN_MS: u64 = 200;
+
+/// The latest hard deadline for a reply that must arrive within `limit_ms`: the limit less
+/// [`MOVE_OVERHEAD_MS`] and [`PROPORTIONAL_MARGIN_PERCENT`]% of it (that part at most
+/// [`MAX_PROPORTIONAL_MARGIN_MS`]), but never less than a quarter of the limit (a very short
+/// limit still gets some search) nor less than 1 ms. Non-decreasing in `limit_ms`.
+///
+/// `movetime` uses it as its deadline; the clock and Gomocup rules keep larger margins of
+/// their own and stay at or under it (see the tests).
+pub fn reply_deadline(limit_ms: u64) -> Duration {
+    let proportional = (limit_ms / 100 * PROPORTIONAL_MARGIN_PERCENT
+        + limit_ms % 100 * PROPORTIONAL_MARGIN_PERCENT / 100)
+        .min(MAX_PROPORTIONAL_MARGIN_MS);
+    let margin = MOVE_OVERHEAD_MS + proportional;
+    Duration::from_millis(limit_ms.saturating_sub(margin).max(limit_ms / 4).max(1))
+}
+
+/// The hard deadline for `go movetime MS`: [`reply_deadline`], so that the reply arrives
+/// within MS even on a loaded machine.
 pub fn movetime_deadline(ms: u64) -> Duration {
-    let margin = (ms * 15 / 100).clamp(1, 50);
-    Duration::from_millis(ms.saturating_sub(margin).max(1))
+    reply_deadline(ms)
 }
 
 /// The deadlines for `go movetime MS`: both at [`movetime_deadline`], since the time is the
@@ -144,6 +182,122 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    fn clock(remaining_ms: i64, increment_ms: i64) -> Clock {
+        Clock {
+            remaining_ms,
+            increment_ms,
+            moves_to_go: None,
+        }
+    }
+
+    const EXTREMES: [i64; 12] = [
+        i64::MIN,
+        -1 << 40,
+        -1,
+        0,
+        1,
+        20,
+        1000,
+        60_000,
+        1 << 40,
+        4_611_686_018_427_387_904,
+        i64::MAX - 1,
+        i64::MAX,
+    ];
+
+    #[test]
+    fn extreme_clocks_give_sane_budgets() {
+        for remaining in EXTREMES {
+            for inc in EXTREMES {
+                for left in [0, 1, 30, u32::MAX] {
+                    for moves_to_go in [None, Some(1), Some(u32::MAX)] {
+                        let c = Clock {
+                            moves_to_go,
+                            ..clock(remaining, inc)
+                        };
+                        let Deadlines { soft, hard } = budget(c, left);
+                        assert!(soft >= Duration::from_millis(1));
+                        assert!(soft <= hard, "{c:?} {left}");
+                        // Never more than three quarters of the clock, whatever the increment.
+                        if remaining > 40 {
+                            assert!(hard.as_millis() <= remaining as u128 * 3 / 4, "{c:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // The case: a huge increment is as good as a large one, not a tiny budget.
+        let huge = budget(clock(1000, 4_611_686_018_427_387_904), 100);
+        assert_eq!(huge, budget(clock(1000, 100_000), 100));
+        assert_eq!(huge, budget(clock(1000, i64::MAX), 100));
+        assert_eq!(huge.hard, Duration::from_millis(735));
+        // Negative values count as zero.
+        assert_eq!(
+            budget(clock(i64::MIN, i64::MIN), 10),
+            budget(clock(0, 0), 10)
+        );
+        assert_eq!(
+            budget(clock(1000, i64::MIN), 10),
+            budget(clock(1000, 0), 10)
+        );
+    }
+
+    #[test]
+    fn budgets_grow_with_the_clock_and_the_increment() {
+        let mut sorted = EXTREMES;
+        sorted.sort();
+        for left in [1, 30] {
+            for inc in sorted {
+                let hards: Vec<_> = sorted
+                    .iter()
+                    .map(|&r| budget(clock(r, inc), left))
+                    .collect();
+                assert!(
+                    hards
+                        .windows(2)
+                        .all(|w| w[0].soft <= w[1].soft && w[0].hard <= w[1].hard)
+                );
+            }
+            for remaining in sorted {
+                let by_inc: Vec<_> = sorted
+                    .iter()
+                    .map(|&i| budget(clock(remaining, i), left))
+                    .collect();
+                assert!(
+                    by_inc
+                        .windows(2)
+                        .all(|w| w[0].soft <= w[1].soft && w[0].hard <= w[1].hard)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn extreme_per_move_limits() {
+        for ms in [
+            0,
+            1,
+            2,
+            99,
+            100,
+            1 << 40,
+            u64::MAX / 15 + 1,
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
+            for d in [movetime(ms), turn(ms)] {
+                assert!(d.soft <= d.hard);
+                assert!(d.hard >= Duration::from_millis(1));
+                assert!(d.hard < Duration::from_millis(ms) || ms <= 1, "{ms}");
+            }
+        }
+        let mut last = Duration::ZERO;
+        for ms in [1, 10, 100, 1000, 1 << 40, u64::MAX] {
+            assert!(movetime_deadline(ms) >= last);
+            last = movetime_deadline(ms);
         }
     }
 
@@ -208,8 +362,35 @@ mod tests {
 
     #[test]
     fn movetime_margin() {
-        assert_eq!(movetime_deadline(1), Duration::from_millis(1));
-        assert_eq!(movetime_deadline(100), Duration::from_millis(85));
-        assert_eq!(movetime_deadline(10_000), Duration::from_millis(9_950));
+        let ms = Duration::from_millis;
+        assert_eq!(movetime_deadline(1), ms(1));
+        assert_eq!(movetime_deadline(10), ms(2));
+        assert_eq!(movetime_deadline(40), ms(14));
+        assert_eq!(movetime_deadline(100), ms(65));
+        assert_eq!(movetime_deadline(1_000), ms(830));
+        assert_eq!(movetime_deadline(10_000), ms(9_780));
+        let mut last = Duration::ZERO;
+        for t in 0..5_000 {
+            let d = reply_deadline(t);
+            assert!(d >= last && (d < ms(t) || t <= 1), "{t}");
+            last = d;
+        }
+    }
+
+    #[test]
+    fn every_rule_keeps_at_least_the_reply_margin() {
+        let ms = Duration::from_millis;
+        for t in [2, 10, 50, 100, 200, 1_000, 30_000, 1 << 40, u64::MAX] {
+            assert!(turn(t).hard <= reply_deadline(t).max(ms(1)), "{t}");
+        }
+        for remaining in [50, 100, 238, 1_000, 60_000, 1 << 40, i64::MAX] {
+            for inc in [0, 10, 1_000, i64::MAX] {
+                let hard = budget(clock(remaining, inc), 30).hard;
+                assert!(
+                    hard <= reply_deadline(remaining as u64),
+                    "{remaining} {inc}"
+                );
+            }
+        }
     }
 }

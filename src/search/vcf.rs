@@ -41,7 +41,9 @@ impl Searcher {
         }
         let attacks = fours(pos);
         for sq in attacks.iter() {
-            if *left == 0 {
+            // A hard stop ends the fours search too: its budget at the root is large enough
+            // to take longer than a short deadline.
+            if *left == 0 || self.tick() {
                 return None;
             }
             *left -= 1;
