@@ -53,11 +53,22 @@ pub struct Engine {
     running: Option<Running>,
 }
 
-/// A job on its worker thread.
+/// A job started with [`Engine::go`] and not yet taken back with [`Engine::wait`].
 struct Running {
     stop: Arc<AtomicBool>,
-    /// Hands the searcher back when the job (and its completion call) has ended.
-    worker: JoinHandle<Option<Box<Searcher>>>,
+    worker: Worker,
+}
+
+/// Where the searcher comes back from.
+enum Worker {
+    /// The job's thread, which hands the searcher back when the job (and its completion
+    /// call) has ended.
+    Thread(JoinHandle<Option<Box<Searcher>>>),
+    /// A job that never ran (its thread could not be started): its completion call has had
+    /// the error, and the searcher is here. It still counts as running until
+    /// [`Engine::wait`], so that a front end that hears of the end later, through its own
+    /// channel, takes back this job's searcher and never waits on a newer job by mistake.
+    NeverStarted(Box<Searcher>),
 }
 
 /// Why a job gave no result. Its completion call gets this instead; the engine is usable
@@ -68,7 +79,8 @@ pub enum JobError {
     /// middle may have left its table inconsistent. Holds the panic's message.
     #[error("the job failed: {0}")]
     Panicked(String),
-    /// The worker thread could not be started; the searcher stayed with the engine.
+    /// The worker thread could not be started; the searcher stays with the engine, to be
+    /// taken back with [`Engine::wait`] like any other job's.
     #[error("the job's thread could not be started: {0}")]
     Spawn(#[source] std::io::Error),
 }
@@ -150,23 +162,26 @@ impl Engine {
                 }
                 Some(searcher)
             });
-        match spawned {
-            Ok(worker) => {
-                // The thread is waiting for exactly this message, with room for it.
-                if let Err(returned) = handoff.send((searcher, job, done)) {
+        let (worker, failure) = match spawned {
+            // The thread is waiting for exactly this message, with room for it.
+            Ok(thread) => match handoff.send((searcher, job, done)) {
+                Ok(()) => (Worker::Thread(thread), None),
+                Err(returned) => {
                     let (searcher, _, done) = returned.0;
-                    self.idle = Some(searcher);
-                    done(Err(JobError::Panicked(
+                    let why = JobError::Panicked(
                         "the worker thread ended before it was given its job".into(),
-                    )));
-                    return Ok(());
+                    );
+                    (Worker::NeverStarted(searcher), Some((done, why)))
                 }
-                self.running = Some(Running { stop, worker });
-            }
-            Err(e) => {
-                self.idle = Some(searcher);
-                done(Err(JobError::Spawn(e)));
-            }
+            },
+            Err(e) => (
+                Worker::NeverStarted(searcher),
+                Some((done, JobError::Spawn(e))),
+            ),
+        };
+        self.running = Some(Running { stop, worker });
+        if let Some((done, why)) = failure {
+            done(Err(why));
         }
         Ok(())
     }
@@ -186,12 +201,14 @@ impl Engine {
         let Some(running) = self.running.take() else {
             return;
         };
-        let searcher = running
-            .worker
-            .join()
-            .ok()
-            .flatten()
-            .expect("the worker catches every panic and always receives the searcher");
+        let searcher = match running.worker {
+            Worker::Thread(thread) => thread
+                .join()
+                .ok()
+                .flatten()
+                .expect("the worker catches every panic and always receives the searcher"),
+            Worker::NeverStarted(searcher) => searcher,
+        };
         self.idle = Some(searcher);
     }
 }
