@@ -5,7 +5,7 @@
 mod common;
 
 use common::referee::{completed_match, fake_engine, pids_in, read_jsonl, scratch, wait_gone};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const GAMES: usize = 4;
 
@@ -188,4 +188,62 @@ fn closing_the_output_is_a_disconnect() {
         assert_eq!(fake_moves(g), 1, "{g:?}");
     }
     assert_eq!(pids.len(), GAMES, "{pids:?}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_unparsable_at_once() {
+    // With a 20 s stall timeout: scored when the line arrives, not when the wait ends.
+    let dir = scratch("notutf8");
+    let jsonl = dir.join("games.jsonl");
+    let spec = format!("cmd={} notutf8 name=fake depth=1", fake_engine());
+    let j = jsonl.display().to_string();
+    let args = [
+        "--engine",
+        &spec,
+        "--engine",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--timeout",
+        "20000",
+        "--jsonl",
+        &j,
+    ];
+    let start = Instant::now();
+    completed_match(&args);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(15), "took {took:?}");
+    let games = read_jsonl(&jsonl);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.reason, "unparsable move", "{g:?}");
+        assert_eq!(fake_moves(g), 0, "{g:?}");
+        assert!(
+            g.detail
+                .contains("unparsable move (a line that is not UTF-8)"),
+            "{g:?}"
+        );
+    }
+}
+
+#[test]
+fn a_second_bestmove_is_never_taken_as_the_next_move() {
+    // The stale `bestmove` arrives while the referee asks for the next move; it comes
+    // before the `readyok` of that request, so it is dropped.
+    let dir = scratch("twice");
+    let jsonl = dir.join("games.jsonl");
+    let spec = format!("cmd={} twice name=fake depth=1", fake_engine());
+    let j = jsonl.display().to_string();
+    let args = [
+        "--engine", &spec, "--engine", "random", "--board", "5x5k4", "--games", "6", "--seed", "5",
+        "--jsonl", &j,
+    ];
+    let r = completed_match(&args);
+    assert!(!r.stdout.contains("faults of fake"), "{}", r.stdout);
+    for g in read_jsonl(&jsonl) {
+        assert_eq!(g.at_fault, "-", "{g:?}");
+        assert!(fake_moves(&g) > 1, "{g:?}");
+    }
 }

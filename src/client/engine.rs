@@ -8,7 +8,7 @@
 
 use super::cancel::Cancel;
 use super::transcript::{Direction, Transcript};
-use crate::io::{Input, read_line};
+use crate::io::{Input, MAX_LINE_BYTES, read_line};
 use crate::protocol::{Command, EngineReply, parse_reply};
 use std::collections::VecDeque;
 use std::fmt;
@@ -64,6 +64,20 @@ pub enum Failure {
     /// The wait was called off ([`Cancel`]).
     #[error("cancelled")]
     Cancelled,
+    /// The engine wrote a line that cannot be read as text (the engine keeps running).
+    #[error(transparent)]
+    Unreadable(Unreadable),
+}
+
+/// A line from an engine that is not text the protocol can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    /// The line is not valid UTF-8.
+    #[error("a line that is not UTF-8")]
+    NotUtf8,
+    /// The line is longer than [`MAX_LINE_BYTES`] (its length in bytes).
+    #[error("a line of {0} bytes, over the limit of {MAX_LINE_BYTES} bytes")]
+    TooLong(usize),
 }
 
 /// Why an engine could not be started.
@@ -111,8 +125,8 @@ fn stderr_tail(stderr: &[String]) -> String {
 
 /// What the stdout reader thread passes on.
 enum Event {
-    /// A line and when it arrived.
-    Line(String, Instant),
+    /// A line (or why it cannot be read) and when it arrived.
+    Line(Result<String, Unreadable>, Instant),
     /// End of output.
     Closed,
 }
@@ -174,13 +188,16 @@ impl EngineProcess {
                 let mut reader = BufReader::new(stdout);
                 loop {
                     let line = match read_line(&mut reader) {
-                        Input::Line(line) => line,
-                        Input::NotUtf8 => "<a line that is not UTF-8>".to_string(),
-                        Input::TooLong(n) => format!("<a line of {n} bytes>"),
+                        Input::Line(line) => Ok(line),
+                        Input::NotUtf8 => Err(Unreadable::NotUtf8),
+                        Input::TooLong(n) => Err(Unreadable::TooLong(n)),
                         Input::End => break,
                     };
                     let at = Instant::now();
-                    transcript.line(Direction::Received, &line);
+                    match &line {
+                        Ok(line) => transcript.line(Direction::Received, line),
+                        Err(why) => transcript.line(Direction::Received, &format!("<{why}>")),
+                    }
                     if tx.send(Event::Line(line, at)).is_err() {
                         return;
                     }
@@ -343,7 +360,8 @@ impl EngineProcess {
     /// # Errors
     ///
     /// [`Failure::Timeout`] at `deadline` (the engine is left running: the caller decides),
-    /// [`Failure::Cancelled`] if `cancel` is set, and [`Failure::Exited`] or
+    /// [`Failure::Cancelled`] if `cancel` is set, [`Failure::Unreadable`] at once for a line
+    /// that is not UTF-8 or too long (the engine is left running), and [`Failure::Exited`] or
     /// [`Failure::Disconnected`] if the output closes (the engine is then killed and reaped).
     pub fn recv(
         &mut self,
@@ -363,7 +381,8 @@ impl EngineProcess {
                 return Err(Failure::Timeout(now - start));
             }
             match self.lines.recv_timeout((deadline - now).min(POLL)) {
-                Ok(Event::Line(line, at)) => return Ok((line, at)),
+                Ok(Event::Line(Ok(line), at)) => return Ok((line, at)),
+                Ok(Event::Line(Err(why), _)) => return Err(Failure::Unreadable(why)),
                 Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.fail_closed());
                 }

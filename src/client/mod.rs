@@ -28,8 +28,8 @@ pub mod transcript;
 
 pub use cancel::Cancel;
 pub use ending::Ending;
-pub use engine::{EngineCommand, EngineProcess, Failure, StartError};
-pub use fault::{Fault, Illegal, NoMove, play_reply};
+pub use engine::{EngineCommand, EngineProcess, Failure, StartError, Unreadable};
+pub use fault::{BadReply, Fault, Illegal, NoMove, play_reply};
 pub use limit::{Limit, TimeControl, TimeControlError};
 pub use random::random_move;
 pub use seat::{MoveReply, MoveRequest, Seat};

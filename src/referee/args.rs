@@ -38,6 +38,11 @@ Examples: --engine \"cmd=target/release/kinrow name=new option.Hash=16\"
 const AFTER_HELP: &str = "\
 Limits per move combine: the first reached ends the search; an engine needs at least one.
 
+Each move is asked for with `isready`, `position` and `go` in one write, and every line
+before the `readyok` is dropped (engines answer in order, so such lines answer earlier
+requests: a second `bestmove` is never taken as the next move). A line that is not UTF-8
+is an unparsable move at once.
+
 Output: a line per finished game with the running score, then a summary. Exit status: 0
 when the match completed (or an SPRT decided it), 1 if an engine cannot be started or a
 record cannot be written, 2 for bad arguments (among them two outputs on one file), 130 when interrupted (Ctrl-C: engines are
