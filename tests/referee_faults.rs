@@ -247,3 +247,61 @@ fn a_second_bestmove_is_never_taken_as_the_next_move() {
         assert!(fake_moves(&g) > 1, "{g:?}");
     }
 }
+
+/// The resident memory of process `pid` in kB, if it still runs.
+fn resident_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn an_engine_that_floods_its_output_costs_bounded_memory() {
+    // The flooder writes info lines without end from its first move on (and a 64 MiB line
+    // to stderr), while its opponent thinks 300 ms a move: the referee does not read the
+    // flooder then, and must not keep what it writes.
+    let dir = scratch("flood");
+    let jsonl = dir.join("games.jsonl");
+    let flooder = format!("cmd={} flood name=flooder movetime=200", fake_engine());
+    let slow = format!("cmd={} slow=300 name=slow depth=1", fake_engine());
+    let mut child = std::process::Command::new(common::referee::kinrow())
+        .args([
+            "match", "--engine", &flooder, "--engine", &slow, "--games", "2",
+        ])
+        .args(["--timeout", "1000", "--seed", "5", "--jsonl"])
+        .arg(&jsonl)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("kinrow starts");
+    let start = Instant::now();
+    let mut peak_kb = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if let Some(kb) = resident_kb(child.id()) {
+            peak_kb = peak_kb.max(kb);
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the match did not finish (peak {peak_kb} kB)");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(status.success(), "{status}");
+    assert!(peak_kb < 100_000, "the referee reached {peak_kb} kB");
+    let games = read_jsonl(&jsonl);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        // It plays, or loses on time (or as a stall): never anything else.
+        assert!(
+            ["-", "x", "o"].contains(&g.at_fault.as_str())
+                && (g.at_fault == "-" || ["time forfeit", "stall"].contains(&g.reason.as_str())),
+            "{g:?}"
+        );
+    }
+    eprintln!("peak resident memory of the referee: {peak_kb} kB");
+}

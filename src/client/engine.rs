@@ -7,21 +7,33 @@
 //! [`EngineProcess::kill`], and in `Drop`, so no path leaves a zombie behind.
 
 use super::cancel::Cancel;
+use super::queue::{Empty, QueueReceiver, line_queue};
 use super::transcript::{Direction, Transcript};
 use crate::io::{Input, MAX_LINE_BYTES, read_line};
 use crate::protocol::{Command, EngineReply, parse_reply};
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{self, Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How many lines of an engine's stderr are kept for error messages.
-const STDERR_TAIL: usize = 8;
+pub const STDERR_TAIL: usize = 8;
+
+/// How many bytes of each of those lines are kept.
+pub const STDERR_LINE_BYTES: usize = 1_000;
+
+/// How many bytes of an engine's output lines wait for the client at most (each line
+/// counted with [`LINE_OVERHEAD`] more): past it the reader stops reading, and an engine
+/// that keeps writing blocks on its own full pipe while the deadlines run on.
+pub const QUEUED_BYTES: usize = 8 << 20;
+
+/// What a queued line costs beyond its text (the string, its time, the queue's slot), so
+/// that a flood of empty lines is bounded too.
+const LINE_OVERHEAD: usize = 64;
 
 /// How often a wait looks at the cancel flag.
 const POLL: Duration = Duration::from_millis(50);
@@ -136,7 +148,7 @@ pub struct EngineProcess {
     command: EngineCommand,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Event>,
+    lines: QueueReceiver<Event>,
     transcript: Arc<Transcript>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// Set when the stderr reader has reached the end.
@@ -181,7 +193,7 @@ impl EngineProcess {
                 command: command.to_string(),
                 error,
             })?;
-        let (tx, rx) = channel();
+        let (tx, rx) = line_queue(QUEUED_BYTES);
         if let Some(stdout) = child.stdout.take() {
             let transcript = Arc::clone(&transcript);
             std::thread::spawn(move || {
@@ -194,15 +206,24 @@ impl EngineProcess {
                         Input::End => break,
                     };
                     let at = Instant::now();
-                    match &line {
-                        Ok(line) => transcript.line(Direction::Received, line),
-                        Err(why) => transcript.line(Direction::Received, &format!("<{why}>")),
-                    }
-                    if tx.send(Event::Line(line, at)).is_err() {
+                    let size = match &line {
+                        Ok(line) => {
+                            transcript.line(Direction::Received, line);
+                            line.len()
+                        }
+                        Err(why) => {
+                            transcript.line(Direction::Received, &format!("<{why}>"));
+                            0
+                        }
+                    };
+                    if tx
+                        .send(Event::Line(line, at), size + LINE_OVERHEAD)
+                        .is_err()
+                    {
                         return;
                     }
                 }
-                let _ = tx.send(Event::Closed);
+                let _ = tx.send(Event::Closed, 0);
             });
         }
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
@@ -213,15 +234,23 @@ impl EngineProcess {
             let closed = Arc::clone(&stderr_closed);
             closed.store(false, Ordering::SeqCst);
             std::thread::spawn(move || {
-                for line in BufReader::new(stderr).split(b'\n') {
-                    let Ok(bytes) = line else { break };
-                    let text = String::from_utf8_lossy(&bytes).trim_end().to_string();
+                // Lines are read with the same byte limit as stdout, and only the end of
+                // each is kept: an engine that writes stderr without end costs a bounded
+                // amount of memory.
+                let mut reader = BufReader::new(stderr);
+                loop {
+                    let text = match read_line(&mut reader) {
+                        Input::Line(line) => line.trim_end().to_string(),
+                        Input::NotUtf8 => format!("<{}>", Unreadable::NotUtf8),
+                        Input::TooLong(n) => format!("<{}>", Unreadable::TooLong(n)),
+                        Input::End => break,
+                    };
                     transcript.line(Direction::Stderr, &text);
                     if let Ok(mut tail) = tail.lock() {
                         if tail.len() == STDERR_TAIL {
                             tail.pop_front();
                         }
-                        tail.push_back(text);
+                        tail.push_back(cut(text, STDERR_LINE_BYTES));
                     }
                 }
                 closed.store(true, Ordering::SeqCst);
@@ -341,18 +370,22 @@ impl EngineProcess {
     ///
     /// # Errors
     ///
-    /// The failure, if the engine's output has closed.
+    /// The failure, if the engine's output has closed, or [`Failure::Unreadable`] if one of
+    /// those lines was not text.
     pub fn drain(&mut self) -> Result<(), Failure> {
         if let Some(failure) = &self.failed {
             return Err(failure.clone());
         }
-        loop {
-            match self.lines.try_recv() {
-                Ok(Event::Line(..)) => {}
-                Ok(Event::Closed) => return Err(self.fail_closed()),
-                Err(_) => return Ok(()),
+        // Only what is queued now: an engine that keeps writing cannot keep this going.
+        // A line that is not text is a fault wherever it comes (here: at the next request).
+        for event in self.lines.take_all() {
+            match event {
+                Event::Line(Ok(_), _) => {}
+                Event::Line(Err(why), _) => return Err(Failure::Unreadable(why)),
+                Event::Closed => return Err(self.fail_closed()),
             }
         }
+        Ok(())
     }
 
     /// The next line, with the time it arrived.
@@ -383,10 +416,10 @@ impl EngineProcess {
             match self.lines.recv_timeout((deadline - now).min(POLL)) {
                 Ok(Event::Line(Ok(line), at)) => return Ok((line, at)),
                 Ok(Event::Line(Err(why), _)) => return Err(Failure::Unreadable(why)),
-                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                Ok(Event::Closed) | Err(Empty::Disconnected) => {
                     return Err(self.fail_closed());
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(Empty::Timeout) => {}
             }
         }
     }
@@ -464,6 +497,19 @@ impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// `text` cut to at most `max` bytes, at a character boundary.
+fn cut(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push_str("...");
+    }
+    text
 }
 
 /// `exit status 3`, `killed by signal 9`, ...

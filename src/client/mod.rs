@@ -7,6 +7,7 @@
 //! - [`limit`]: limits per move and clocks, and the `go` parameters they make;
 //! - [`cli`]: command-line values both front ends read (the board as `5x5k4`, counts);
 //! - [`engine`]: a child process, its handshake, its lines with deadlines, kill and reap;
+//! - [`queue`]: the queue of an engine's lines, bounded in bytes;
 //! - [`transcript`]: every line exchanged with an engine, in its log file and at `trace`;
 //! - [`seat`]: a player at the board (engine or random), asked for one move at a time;
 //! - [`fault`] and [`ending`]: what a player can do wrong, and how a game ended;
@@ -21,6 +22,7 @@ pub mod engine;
 pub mod fault;
 pub mod interrupt;
 pub mod limit;
+pub mod queue;
 pub mod random;
 pub mod seat;
 pub mod spec;

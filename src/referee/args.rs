@@ -43,6 +43,11 @@ before the `readyok` is dropped (engines answer in order, so such lines answer e
 requests: a second `bestmove` is never taken as the next move). A line that is not UTF-8
 is an unparsable move at once.
 
+What the referee keeps of an engine's output is bounded: a line of up to 4194304 bytes
+(a longer one is an unparsable move too), at most 8388608 bytes of lines waiting to be
+read (past that the engine blocks on its own full pipe, and its deadlines run on), and of
+its stderr the last 8 lines, 1000 bytes of each.
+
 Output: a line per finished game with the running score, then a summary. Exit status: 0
 when the match completed (or an SPRT decided it), 1 if an engine cannot be started or a
 record cannot be written, 2 for bad arguments (among them two outputs on one file), 130 when interrupted (Ctrl-C: engines are
@@ -455,6 +460,18 @@ mod tests {
         assert_eq!(c.players[0].limit.nodes, None);
         assert_eq!(c.players[1].limit.clock, "1+0.01".parse().ok());
         assert_eq!(c.players[1].limit.nodes, None);
+    }
+
+    #[test]
+    fn the_help_states_the_limits_in_force() {
+        use crate::client::engine::{QUEUED_BYTES, STDERR_LINE_BYTES, STDERR_TAIL};
+        for stated in [
+            format!("up to {} bytes", crate::io::MAX_LINE_BYTES),
+            format!("at most {QUEUED_BYTES} bytes"),
+            format!("the last {STDERR_TAIL} lines, {STDERR_LINE_BYTES} bytes"),
+        ] {
+            assert!(AFTER_HELP.contains(&stated), "{stated}");
+        }
     }
 
     #[test]
