@@ -305,3 +305,65 @@ fn an_engine_that_floods_its_output_costs_bounded_memory() {
     }
     eprintln!("peak resident memory of the referee: {peak_kb} kB");
 }
+
+/// Whether `pid` is a live (not zombie) process running `sleep`.
+fn sleep_running(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // pid (comm) state ...
+    let Some((comm, rest)) = stat.split_once(") ") else {
+        return false;
+    };
+    comm.ends_with("(sleep") && !rest.starts_with('Z') && !rest.starts_with('X')
+}
+
+#[test]
+fn a_crash_is_known_from_the_exit_and_the_engines_children_are_ended() {
+    // The engine starts `sleep 1000`, which keeps the engine's stdout open, and exits: the
+    // crash is scored at once (not as a stall after the 10 s timeout), and the sleep goes
+    // with the engine's process group.
+    let dir = scratch("orphan");
+    let (jsonl, orphans) = (dir.join("games.jsonl"), dir.join("orphans"));
+    let spec = format!(
+        "cmd={} orphan={} name=fake depth=1",
+        fake_engine(),
+        orphans.display()
+    );
+    let j = jsonl.display().to_string();
+    let args = [
+        "--engine",
+        &spec,
+        "--engine",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--timeout",
+        "10000",
+        "--jsonl",
+        &j,
+    ];
+    let start = Instant::now();
+    completed_match(&args);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(9), "took {took:?}");
+    let games = read_jsonl(&jsonl);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.reason, "crash", "{g:?}");
+        assert!(g.detail.contains("exit status 3"), "{g:?}");
+    }
+    let sleeps = pids_in(&orphans);
+    assert_eq!(sleeps.len(), 4, "{sleeps:?}");
+    let until = Instant::now() + Duration::from_secs(2);
+    while sleeps.iter().any(|&p| sleep_running(p)) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left: Vec<u32> = sleeps.into_iter().filter(|&p| sleep_running(p)).collect();
+    assert!(
+        left.is_empty(),
+        "children of the engine left running: {left:?}"
+    );
+}

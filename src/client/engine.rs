@@ -4,16 +4,21 @@
 //! Two threads per process read its stdout (lines, stamped with the time they arrived) and
 //! its stderr (kept as a short tail for error messages, and in the log file if there is one).
 //! The process is always waited for: on [`EngineProcess::quit`], on
-//! [`EngineProcess::kill`], and in `Drop`, so no path leaves a zombie behind.
+//! [`EngineProcess::kill`], and in `Drop`, so no path leaves a zombie behind. It runs in a
+//! process group of its own, which is killed whole before the engine is reaped, so that
+//! nothing it started outlives it; its exit is watched while waiting for a reply, so that a
+//! crash is seen even when a child of it holds its output open.
 
 use super::cancel::Cancel;
 use super::queue::{Empty, QueueReceiver, line_queue};
 use super::transcript::{Direction, Transcript};
 use crate::io::{Input, MAX_LINE_BYTES, read_line};
 use crate::protocol::{Command, EngineReply, parse_reply};
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, kill_process_group, waitid};
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{self, Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -153,8 +158,10 @@ pub struct EngineProcess {
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// Set when the stderr reader has reached the end.
     stderr_closed: Arc<AtomicBool>,
-    /// Set once the process has been waited for.
-    reaped: bool,
+    /// Its exit status, once the process has been waited for.
+    reaped: Option<Option<ExitStatus>>,
+    /// Set once its process group has been sent SIGKILL.
+    group_ended: bool,
     /// Set once the engine has failed: nothing more is sent to it.
     failed: Option<Failure>,
     /// `id name`, if it said.
@@ -183,7 +190,11 @@ impl EngineProcess {
             Transcript::open(name, log).map_err(|(path, error)| StartError::Log { path, error })?;
         let transcript = Arc::new(transcript);
         transcript.note("start", &command.to_string());
+        // A process group of its own: whatever the engine starts is ended with it (at the
+        // end of the match, on a fault, on Ctrl-C), and a Ctrl-C in the terminal reaches the
+        // referee only, which then ends every engine itself.
         let mut child = process::Command::new(&command.program)
+            .process_group(0)
             .args(&command.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -264,7 +275,8 @@ impl EngineProcess {
             transcript,
             stderr: stderr_tail,
             stderr_closed,
-            reaped: false,
+            reaped: None,
+            group_ended: false,
             failed: None,
             id_name: None,
             option_names: Vec::new(),
@@ -419,30 +431,92 @@ impl EngineProcess {
                 Ok(Event::Closed) | Err(Empty::Disconnected) => {
                     return Err(self.fail_closed());
                 }
+                Err(Empty::Timeout) if self.has_exited() => {
+                    // A crash is known from the exit, not from the end of output: a child
+                    // of the engine may hold its stdout open. Ending the group closes every
+                    // copy of the pipe; what the engine wrote before it went is still taken
+                    // (a `bestmove` written just before a crash counts).
+                    self.end_group();
+                    return match self.lines.recv_timeout(EXIT_GRACE) {
+                        Ok(Event::Line(Ok(line), at)) => Ok((line, at)),
+                        Ok(Event::Line(Err(why), _)) => Err(Failure::Unreadable(why)),
+                        _ => Err(self.fail_closed()),
+                    };
+                }
                 Err(Empty::Timeout) => {}
             }
         }
     }
 
+    /// Whether the process has exited, without reaping it: while it is a zombie its id,
+    /// and so its process group's, cannot be taken by another process, and the group can
+    /// still be ended safely.
+    fn has_exited(&self) -> bool {
+        if self.reaped.is_some() {
+            return true;
+        }
+        let Some(pid) = Pid::from_raw(self.child.id() as i32) else {
+            return false;
+        };
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        matches!(waitid(WaitId::Pid(pid), options), Ok(Some(_)))
+    }
+
+    /// Sends SIGKILL to the engine's process group (itself and whatever it started), once,
+    /// and only while the engine has not been reaped (its id is still its own then).
+    fn end_group(&mut self) {
+        if self.group_ended || self.reaped.is_some() {
+            return;
+        }
+        self.group_ended = true;
+        if let Some(pid) = Pid::from_raw(self.child.id() as i32) {
+            // Fails harmlessly (no such group) if every member has already gone.
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+    }
+
+    /// Waits for the process (ending its group first, if not yet done); returns its status.
+    fn reap(&mut self) -> Option<ExitStatus> {
+        if let Some(status) = self.reaped {
+            return status;
+        }
+        self.end_group();
+        // Killing an already exited child fails harmlessly; the wait reaps it either way.
+        let _ = self.child.kill();
+        let status = self.child.wait().ok();
+        self.reaped = Some(status);
+        status
+    }
+
     /// Output has closed or input is refused: a crash if the process has exited (or exits
-    /// soon), a disconnect if it is still running. Either way it is killed and reaped.
+    /// soon), a disconnect if it is still running. Either way it is killed and reaped, with
+    /// its process group.
     fn fail_closed(&mut self) -> Failure {
         let until = Instant::now() + EXIT_GRACE;
-        let failure = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    self.reaped = true;
-                    // The last words on stderr explain a crash: let the reader catch up
-                    // (it may lag behind the exit on a busy machine).
-                    let until = Instant::now() + EXIT_GRACE;
-                    while !self.stderr_closed.load(Ordering::SeqCst) && Instant::now() < until {
-                        std::thread::sleep(Duration::from_millis(2));
-                    }
-                    break Failure::Exited(describe(status));
-                }
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
-                _ => break Failure::Disconnected,
+        let exited = loop {
+            if self.has_exited() {
+                break true;
             }
+            if Instant::now() >= until {
+                break false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let failure = if exited {
+            // Ending the group closes stderr for good (a child may hold it); the last words
+            // on stderr explain a crash: let the reader catch up (it may lag behind the exit
+            // on a busy machine).
+            self.end_group();
+            let until = Instant::now() + EXIT_GRACE;
+            while !self.stderr_closed.load(Ordering::SeqCst) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            match self.reap() {
+                Some(status) => Failure::Exited(describe(status)),
+                None => Failure::Exited("status unknown".into()),
+            }
+        } else {
+            Failure::Disconnected
         };
         self.kill();
         self.failed = Some(failure.clone());
@@ -455,34 +529,27 @@ impl EngineProcess {
         self.failed = Some(failure);
     }
 
-    /// Kills the process (if still running) and waits for it.
+    /// Kills the process (if still running) and whatever it started (its process group),
+    /// and waits for it.
     pub fn kill(&mut self) {
         self.stdin = None;
-        if !self.reaped {
-            // Killing an already exited child fails harmlessly; the wait reaps it either way.
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-            self.reaped = true;
-        }
+        self.reap();
         if self.failed.is_none() {
             self.failed = Some(Failure::Exited("killed by the referee".into()));
         }
     }
 
     /// Asks the engine to quit and closes its input; kills it if it has not exited within
-    /// `grace`. Always reaps it.
+    /// `grace`. Either way its process group is ended (a child it left behind goes with
+    /// it), and it is reaped.
     pub fn quit(mut self, grace: Duration) {
         if self.failed.is_none() {
             let _ = self.send(Command::Quit);
         }
         self.stdin = None;
         let until = Instant::now() + grace;
-        while !self.reaped && Instant::now() < until {
-            match self.child.try_wait() {
-                Ok(Some(_)) => self.reaped = true,
-                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-                Err(_) => break,
-            }
+        while !self.has_exited() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(2));
         }
         self.kill();
     }

@@ -51,7 +51,12 @@ its stderr the last 8 lines, 1000 bytes of each.
 Output: a line per finished game with the running score, then a summary. Exit status: 0
 when the match completed (or an SPRT decided it), 1 if an engine cannot be started or a
 record cannot be written, 2 for bad arguments (among them two outputs on one file), 130 when interrupted (Ctrl-C: engines are
-killed and reaped, the score so far is printed).";
+killed and reaped, the score so far is printed).
+
+Each engine runs in a process group of its own; the group (the engine and whatever it
+started) is killed when the engine is stopped: at the end of the match, after a crash or a
+stall, and on Ctrl-C. A crash is known from the engine's exit, even if a child of it keeps
+its output open.";
 
 /// The command line of `kinrow match`, as clap reads it.
 #[derive(Clone, Debug, Parser)]
