@@ -260,6 +260,12 @@ impl Seat {
                     continue;
                 }
                 Err(failure) => {
+                    if matches!(failure, Failure::Unreadable(_)) {
+                        // The game is lost but the engine may still be searching: `stop` now
+                        // puts its `bestmove` before the `readyok` of the next request, where
+                        // it is dropped (a `readyok` may come at once even mid-search).
+                        let _ = engine.send(Command::Stop);
+                    }
                     return Err(failure_to_fault(engine, failure, waiting_for, requested));
                 }
             };
