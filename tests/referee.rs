@@ -487,3 +487,57 @@ fn openings_from_a_file() {
         )],
     );
 }
+
+#[test]
+fn records_are_appended_to_unless_overwrite_and_never_shared() {
+    let dir = scratch("append");
+    let (jsonl, sgf) = (dir.join("games.jsonl"), dir.join("games.sgf"));
+    let (j, s) = (jsonl.display().to_string(), sgf.display().to_string());
+    let play = |games: &str, more: &[&str]| {
+        let mut args = vec![
+            "--engine", "random", "--engine", "random", "--games", games, "--seed", "5", "--jsonl",
+            &j, "--sgf", &s,
+        ];
+        args.extend_from_slice(more);
+        completed_match(&args);
+    };
+    // A file left without its last line end (cut off, or written by hand) is ended first.
+    std::fs::write(&sgf, "(;FF[4]GM[4]SZ[3])").unwrap();
+    play("2", &[]);
+    play("4", &[]);
+    assert_eq!(read_jsonl(&jsonl).len(), 6, "a JSON lines file gains lines");
+    let text = std::fs::read_to_string(&sgf).unwrap();
+    assert!(text.starts_with("(;FF[4]GM[4]SZ[3])\n"), "{text}");
+    assert_eq!(read_sgf(&text).len(), 7, "an SGF collection gains games");
+    play("2", &["--overwrite"]);
+    assert_eq!(read_jsonl(&jsonl).len(), 2, "--overwrite truncates");
+    assert_eq!(read_sgf(&std::fs::read_to_string(&sgf).unwrap()).len(), 2);
+
+    // Two outputs on one file, by one name or two: refused before any game, the file
+    // untouched.
+    let before = std::fs::read(&jsonl).unwrap();
+    let other = dir.join(".").join("games.jsonl").display().to_string();
+    for (a, b) in [(&j, &j), (&j, &other)] {
+        assert_contains(
+            &failed("random", "random", &format!("--jsonl {a} --sgf {b}"), 2),
+            &["--jsonl and --sgf name the same file"],
+        );
+    }
+    #[cfg(unix)]
+    {
+        let link = dir.join("link.sgf");
+        std::os::unix::fs::symlink(&jsonl, &link).unwrap();
+        assert_contains(
+            &failed(
+                "random",
+                "random",
+                &format!("--jsonl {j} --sgf {} --overwrite", link.display()),
+                2,
+            ),
+            &["--jsonl and --sgf name the same file"],
+        );
+    }
+    assert_eq!(std::fs::read(&jsonl).unwrap(), before);
+    let help = run(&["match", "--help"], MATCH_LIMIT).stdout;
+    assert_contains(&help, &["--overwrite", "appended"]);
+}

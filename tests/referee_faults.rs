@@ -5,7 +5,7 @@
 mod common;
 
 use common::referee::{completed_match, fake_engine, pids_in, read_jsonl, scratch, wait_gone};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const GAMES: usize = 4;
 
@@ -188,4 +188,182 @@ fn closing_the_output_is_a_disconnect() {
         assert_eq!(fake_moves(g), 1, "{g:?}");
     }
     assert_eq!(pids.len(), GAMES, "{pids:?}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_unparsable_at_once() {
+    // With a 20 s stall timeout: scored when the line arrives, not when the wait ends.
+    let dir = scratch("notutf8");
+    let jsonl = dir.join("games.jsonl");
+    let spec = format!("cmd={} notutf8 name=fake depth=1", fake_engine());
+    let j = jsonl.display().to_string();
+    let args = [
+        "--engine",
+        &spec,
+        "--engine",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--timeout",
+        "20000",
+        "--jsonl",
+        &j,
+    ];
+    let start = Instant::now();
+    completed_match(&args);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(15), "took {took:?}");
+    let games = read_jsonl(&jsonl);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.reason, "unparsable move", "{g:?}");
+        assert_eq!(fake_moves(g), 0, "{g:?}");
+        assert!(
+            g.detail
+                .contains("unparsable move (a line that is not UTF-8)"),
+            "{g:?}"
+        );
+    }
+}
+
+#[test]
+fn a_second_bestmove_is_never_taken_as_the_next_move() {
+    // The stale `bestmove` arrives while the referee asks for the next move; it comes
+    // before the `readyok` of that request, so it is dropped.
+    let dir = scratch("twice");
+    let jsonl = dir.join("games.jsonl");
+    let spec = format!("cmd={} twice name=fake depth=1", fake_engine());
+    let j = jsonl.display().to_string();
+    let args = [
+        "--engine", &spec, "--engine", "random", "--board", "5x5k4", "--games", "6", "--seed", "5",
+        "--jsonl", &j,
+    ];
+    let r = completed_match(&args);
+    assert!(!r.stdout.contains("faults of fake"), "{}", r.stdout);
+    for g in read_jsonl(&jsonl) {
+        assert_eq!(g.at_fault, "-", "{g:?}");
+        assert!(fake_moves(&g) > 1, "{g:?}");
+    }
+}
+
+/// The resident memory of process `pid` in kB, if it still runs.
+fn resident_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn an_engine_that_floods_its_output_costs_bounded_memory() {
+    // The flooder writes info lines without end from its first move on (and a 64 MiB line
+    // to stderr), while its opponent thinks 300 ms a move: the referee does not read the
+    // flooder then, and must not keep what it writes.
+    let dir = scratch("flood");
+    let jsonl = dir.join("games.jsonl");
+    let flooder = format!("cmd={} flood name=flooder movetime=200", fake_engine());
+    let slow = format!("cmd={} slow=300 name=slow depth=1", fake_engine());
+    let mut child = std::process::Command::new(common::referee::kinrow())
+        .args([
+            "match", "--engine", &flooder, "--engine", &slow, "--games", "2",
+        ])
+        .args(["--timeout", "1000", "--seed", "5", "--jsonl"])
+        .arg(&jsonl)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("kinrow starts");
+    let start = Instant::now();
+    let mut peak_kb = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if let Some(kb) = resident_kb(child.id()) {
+            peak_kb = peak_kb.max(kb);
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the match did not finish (peak {peak_kb} kB)");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(status.success(), "{status}");
+    assert!(peak_kb < 100_000, "the referee reached {peak_kb} kB");
+    let games = read_jsonl(&jsonl);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        // It plays, or loses on time (or as a stall): never anything else.
+        assert!(
+            ["-", "x", "o"].contains(&g.at_fault.as_str())
+                && (g.at_fault == "-" || ["time forfeit", "stall"].contains(&g.reason.as_str())),
+            "{g:?}"
+        );
+    }
+    eprintln!("peak resident memory of the referee: {peak_kb} kB");
+}
+
+/// Whether `pid` is a live (not zombie) process running `sleep`.
+fn sleep_running(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // pid (comm) state ...
+    let Some((comm, rest)) = stat.split_once(") ") else {
+        return false;
+    };
+    comm.ends_with("(sleep") && !rest.starts_with('Z') && !rest.starts_with('X')
+}
+
+#[test]
+fn a_crash_is_known_from_the_exit_and_the_engines_children_are_ended() {
+    // The engine starts `sleep 1000`, which keeps the engine's stdout open, and exits: the
+    // crash is scored at once (not as a stall after the 10 s timeout), and the sleep goes
+    // with the engine's process group.
+    let dir = scratch("orphan");
+    let (jsonl, orphans) = (dir.join("games.jsonl"), dir.join("orphans"));
+    let spec = format!(
+        "cmd={} orphan={} name=fake depth=1",
+        fake_engine(),
+        orphans.display()
+    );
+    let j = jsonl.display().to_string();
+    let args = [
+        "--engine",
+        &spec,
+        "--engine",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--timeout",
+        "10000",
+        "--jsonl",
+        &j,
+    ];
+    let start = Instant::now();
+    completed_match(&args);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(9), "took {took:?}");
+    let games = read_jsonl(&jsonl);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.reason, "crash", "{g:?}");
+        assert!(g.detail.contains("exit status 3"), "{g:?}");
+    }
+    let sleeps = pids_in(&orphans);
+    assert_eq!(sleeps.len(), 4, "{sleeps:?}");
+    let until = Instant::now() + Duration::from_secs(2);
+    while sleeps.iter().any(|&p| sleep_running(p)) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left: Vec<u32> = sleeps.into_iter().filter(|&p| sleep_running(p)).collect();
+    assert!(
+        left.is_empty(),
+        "children of the engine left running: {left:?}"
+    );
 }

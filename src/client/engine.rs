@@ -4,24 +4,41 @@
 //! Two threads per process read its stdout (lines, stamped with the time they arrived) and
 //! its stderr (kept as a short tail for error messages, and in the log file if there is one).
 //! The process is always waited for: on [`EngineProcess::quit`], on
-//! [`EngineProcess::kill`], and in `Drop`, so no path leaves a zombie behind.
+//! [`EngineProcess::kill`], and in `Drop`, so no path leaves a zombie behind. It runs in a
+//! process group of its own, which is killed whole before the engine is reaped, so that
+//! nothing it started outlives it; its exit is watched while waiting for a reply, so that a
+//! crash is seen even when a child of it holds its output open.
 
 use super::cancel::Cancel;
+use super::queue::{Empty, QueueReceiver, line_queue};
 use super::transcript::{Direction, Transcript};
-use crate::io::{Input, read_line};
+use crate::io::{Input, MAX_LINE_BYTES, read_line};
 use crate::protocol::{Command, EngineReply, parse_reply};
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, kill_process_group, waitid};
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{self, Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How many lines of an engine's stderr are kept for error messages.
-const STDERR_TAIL: usize = 8;
+pub const STDERR_TAIL: usize = 8;
+
+/// How many bytes of each of those lines are kept.
+pub const STDERR_LINE_BYTES: usize = 1_000;
+
+/// How many bytes of an engine's output lines wait for the client at most (each line
+/// counted with [`LINE_OVERHEAD`] more): past it the reader stops reading, and an engine
+/// that keeps writing blocks on its own full pipe while the deadlines run on.
+pub const QUEUED_BYTES: usize = 8 << 20;
+
+/// What a queued line costs beyond its text (the string, its time, the queue's slot), so
+/// that a flood of empty lines is bounded too.
+const LINE_OVERHEAD: usize = 64;
 
 /// How often a wait looks at the cancel flag.
 const POLL: Duration = Duration::from_millis(50);
@@ -64,6 +81,20 @@ pub enum Failure {
     /// The wait was called off ([`Cancel`]).
     #[error("cancelled")]
     Cancelled,
+    /// The engine wrote a line that cannot be read as text (the engine keeps running).
+    #[error(transparent)]
+    Unreadable(Unreadable),
+}
+
+/// A line from an engine that is not text the protocol can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    /// The line is not valid UTF-8.
+    #[error("a line that is not UTF-8")]
+    NotUtf8,
+    /// The line is longer than [`MAX_LINE_BYTES`] (its length in bytes).
+    #[error("a line of {0} bytes, over the limit of {MAX_LINE_BYTES} bytes")]
+    TooLong(usize),
 }
 
 /// Why an engine could not be started.
@@ -111,8 +142,8 @@ fn stderr_tail(stderr: &[String]) -> String {
 
 /// What the stdout reader thread passes on.
 enum Event {
-    /// A line and when it arrived.
-    Line(String, Instant),
+    /// A line (or why it cannot be read) and when it arrived.
+    Line(Result<String, Unreadable>, Instant),
     /// End of output.
     Closed,
 }
@@ -122,13 +153,15 @@ pub struct EngineProcess {
     command: EngineCommand,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Event>,
+    lines: QueueReceiver<Event>,
     transcript: Arc<Transcript>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// Set when the stderr reader has reached the end.
     stderr_closed: Arc<AtomicBool>,
-    /// Set once the process has been waited for.
-    reaped: bool,
+    /// Its exit status, once the process has been waited for.
+    reaped: Option<Option<ExitStatus>>,
+    /// Set once its process group has been sent SIGKILL.
+    group_ended: bool,
     /// Set once the engine has failed: nothing more is sent to it.
     failed: Option<Failure>,
     /// `id name`, if it said.
@@ -157,7 +190,11 @@ impl EngineProcess {
             Transcript::open(name, log).map_err(|(path, error)| StartError::Log { path, error })?;
         let transcript = Arc::new(transcript);
         transcript.note("start", &command.to_string());
+        // A process group of its own: whatever the engine starts is ended with it (at the
+        // end of the match, on a fault, on Ctrl-C), and a Ctrl-C in the terminal reaches the
+        // referee only, which then ends every engine itself.
         let mut child = process::Command::new(&command.program)
+            .process_group(0)
             .args(&command.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -167,25 +204,37 @@ impl EngineProcess {
                 command: command.to_string(),
                 error,
             })?;
-        let (tx, rx) = channel();
+        let (tx, rx) = line_queue(QUEUED_BYTES);
         if let Some(stdout) = child.stdout.take() {
             let transcript = Arc::clone(&transcript);
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stdout);
                 loop {
                     let line = match read_line(&mut reader) {
-                        Input::Line(line) => line,
-                        Input::NotUtf8 => "<a line that is not UTF-8>".to_string(),
-                        Input::TooLong(n) => format!("<a line of {n} bytes>"),
+                        Input::Line(line) => Ok(line),
+                        Input::NotUtf8 => Err(Unreadable::NotUtf8),
+                        Input::TooLong(n) => Err(Unreadable::TooLong(n)),
                         Input::End => break,
                     };
                     let at = Instant::now();
-                    transcript.line(Direction::Received, &line);
-                    if tx.send(Event::Line(line, at)).is_err() {
+                    let size = match &line {
+                        Ok(line) => {
+                            transcript.line(Direction::Received, line);
+                            line.len()
+                        }
+                        Err(why) => {
+                            transcript.line(Direction::Received, &format!("<{why}>"));
+                            0
+                        }
+                    };
+                    if tx
+                        .send(Event::Line(line, at), size + LINE_OVERHEAD)
+                        .is_err()
+                    {
                         return;
                     }
                 }
-                let _ = tx.send(Event::Closed);
+                let _ = tx.send(Event::Closed, 0);
             });
         }
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
@@ -196,15 +245,23 @@ impl EngineProcess {
             let closed = Arc::clone(&stderr_closed);
             closed.store(false, Ordering::SeqCst);
             std::thread::spawn(move || {
-                for line in BufReader::new(stderr).split(b'\n') {
-                    let Ok(bytes) = line else { break };
-                    let text = String::from_utf8_lossy(&bytes).trim_end().to_string();
+                // Lines are read with the same byte limit as stdout, and only the end of
+                // each is kept: an engine that writes stderr without end costs a bounded
+                // amount of memory.
+                let mut reader = BufReader::new(stderr);
+                loop {
+                    let text = match read_line(&mut reader) {
+                        Input::Line(line) => line.trim_end().to_string(),
+                        Input::NotUtf8 => format!("<{}>", Unreadable::NotUtf8),
+                        Input::TooLong(n) => format!("<{}>", Unreadable::TooLong(n)),
+                        Input::End => break,
+                    };
                     transcript.line(Direction::Stderr, &text);
                     if let Ok(mut tail) = tail.lock() {
                         if tail.len() == STDERR_TAIL {
                             tail.pop_front();
                         }
-                        tail.push_back(text);
+                        tail.push_back(cut(text, STDERR_LINE_BYTES));
                     }
                 }
                 closed.store(true, Ordering::SeqCst);
@@ -218,7 +275,8 @@ impl EngineProcess {
             transcript,
             stderr: stderr_tail,
             stderr_closed,
-            reaped: false,
+            reaped: None,
+            group_ended: false,
             failed: None,
             id_name: None,
             option_names: Vec::new(),
@@ -324,18 +382,22 @@ impl EngineProcess {
     ///
     /// # Errors
     ///
-    /// The failure, if the engine's output has closed.
+    /// The failure, if the engine's output has closed, or [`Failure::Unreadable`] if one of
+    /// those lines was not text.
     pub fn drain(&mut self) -> Result<(), Failure> {
         if let Some(failure) = &self.failed {
             return Err(failure.clone());
         }
-        loop {
-            match self.lines.try_recv() {
-                Ok(Event::Line(..)) => {}
-                Ok(Event::Closed) => return Err(self.fail_closed()),
-                Err(_) => return Ok(()),
+        // Only what is queued now: an engine that keeps writing cannot keep this going.
+        // A line that is not text is a fault wherever it comes (here: at the next request).
+        for event in self.lines.take_all() {
+            match event {
+                Event::Line(Ok(_), _) => {}
+                Event::Line(Err(why), _) => return Err(Failure::Unreadable(why)),
+                Event::Closed => return Err(self.fail_closed()),
             }
         }
+        Ok(())
     }
 
     /// The next line, with the time it arrived.
@@ -343,7 +405,8 @@ impl EngineProcess {
     /// # Errors
     ///
     /// [`Failure::Timeout`] at `deadline` (the engine is left running: the caller decides),
-    /// [`Failure::Cancelled`] if `cancel` is set, and [`Failure::Exited`] or
+    /// [`Failure::Cancelled`] if `cancel` is set, [`Failure::Unreadable`] at once for a line
+    /// that is not UTF-8 or too long (the engine is left running), and [`Failure::Exited`] or
     /// [`Failure::Disconnected`] if the output closes (the engine is then killed and reaped).
     pub fn recv(
         &mut self,
@@ -363,34 +426,97 @@ impl EngineProcess {
                 return Err(Failure::Timeout(now - start));
             }
             match self.lines.recv_timeout((deadline - now).min(POLL)) {
-                Ok(Event::Line(line, at)) => return Ok((line, at)),
-                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                Ok(Event::Line(Ok(line), at)) => return Ok((line, at)),
+                Ok(Event::Line(Err(why), _)) => return Err(Failure::Unreadable(why)),
+                Ok(Event::Closed) | Err(Empty::Disconnected) => {
                     return Err(self.fail_closed());
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(Empty::Timeout) if self.has_exited() => {
+                    // A crash is known from the exit, not from the end of output: a child
+                    // of the engine may hold its stdout open. Ending the group closes every
+                    // copy of the pipe; what the engine wrote before it went is still taken
+                    // (a `bestmove` written just before a crash counts).
+                    self.end_group();
+                    return match self.lines.recv_timeout(EXIT_GRACE) {
+                        Ok(Event::Line(Ok(line), at)) => Ok((line, at)),
+                        Ok(Event::Line(Err(why), _)) => Err(Failure::Unreadable(why)),
+                        _ => Err(self.fail_closed()),
+                    };
+                }
+                Err(Empty::Timeout) => {}
             }
         }
     }
 
+    /// Whether the process has exited, without reaping it: while it is a zombie its id,
+    /// and so its process group's, cannot be taken by another process, and the group can
+    /// still be ended safely.
+    fn has_exited(&self) -> bool {
+        if self.reaped.is_some() {
+            return true;
+        }
+        let Some(pid) = Pid::from_raw(self.child.id() as i32) else {
+            return false;
+        };
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        matches!(waitid(WaitId::Pid(pid), options), Ok(Some(_)))
+    }
+
+    /// Sends SIGKILL to the engine's process group (itself and whatever it started), once,
+    /// and only while the engine has not been reaped (its id is still its own then).
+    fn end_group(&mut self) {
+        if self.group_ended || self.reaped.is_some() {
+            return;
+        }
+        self.group_ended = true;
+        if let Some(pid) = Pid::from_raw(self.child.id() as i32) {
+            // Fails harmlessly (no such group) if every member has already gone.
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+    }
+
+    /// Waits for the process (ending its group first, if not yet done); returns its status.
+    fn reap(&mut self) -> Option<ExitStatus> {
+        if let Some(status) = self.reaped {
+            return status;
+        }
+        self.end_group();
+        // Killing an already exited child fails harmlessly; the wait reaps it either way.
+        let _ = self.child.kill();
+        let status = self.child.wait().ok();
+        self.reaped = Some(status);
+        status
+    }
+
     /// Output has closed or input is refused: a crash if the process has exited (or exits
-    /// soon), a disconnect if it is still running. Either way it is killed and reaped.
+    /// soon), a disconnect if it is still running. Either way it is killed and reaped, with
+    /// its process group.
     fn fail_closed(&mut self) -> Failure {
         let until = Instant::now() + EXIT_GRACE;
-        let failure = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    self.reaped = true;
-                    // The last words on stderr explain a crash: let the reader catch up
-                    // (it may lag behind the exit on a busy machine).
-                    let until = Instant::now() + EXIT_GRACE;
-                    while !self.stderr_closed.load(Ordering::SeqCst) && Instant::now() < until {
-                        std::thread::sleep(Duration::from_millis(2));
-                    }
-                    break Failure::Exited(describe(status));
-                }
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
-                _ => break Failure::Disconnected,
+        let exited = loop {
+            if self.has_exited() {
+                break true;
             }
+            if Instant::now() >= until {
+                break false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let failure = if exited {
+            // Ending the group closes stderr for good (a child may hold it); the last words
+            // on stderr explain a crash: let the reader catch up (it may lag behind the exit
+            // on a busy machine).
+            self.end_group();
+            let until = Instant::now() + EXIT_GRACE;
+            while !self.stderr_closed.load(Ordering::SeqCst) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            match self.reap() {
+                Some(status) => Failure::Exited(describe(status)),
+                None => Failure::Exited("status unknown".into()),
+            }
+        } else {
+            Failure::Disconnected
         };
         self.kill();
         self.failed = Some(failure.clone());
@@ -403,34 +529,27 @@ impl EngineProcess {
         self.failed = Some(failure);
     }
 
-    /// Kills the process (if still running) and waits for it.
+    /// Kills the process (if still running) and whatever it started (its process group),
+    /// and waits for it.
     pub fn kill(&mut self) {
         self.stdin = None;
-        if !self.reaped {
-            // Killing an already exited child fails harmlessly; the wait reaps it either way.
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-            self.reaped = true;
-        }
+        self.reap();
         if self.failed.is_none() {
             self.failed = Some(Failure::Exited("killed by the referee".into()));
         }
     }
 
     /// Asks the engine to quit and closes its input; kills it if it has not exited within
-    /// `grace`. Always reaps it.
+    /// `grace`. Either way its process group is ended (a child it left behind goes with
+    /// it), and it is reaped.
     pub fn quit(mut self, grace: Duration) {
         if self.failed.is_none() {
             let _ = self.send(Command::Quit);
         }
         self.stdin = None;
         let until = Instant::now() + grace;
-        while !self.reaped && Instant::now() < until {
-            match self.child.try_wait() {
-                Ok(Some(_)) => self.reaped = true,
-                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-                Err(_) => break,
-            }
+        while !self.has_exited() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(2));
         }
         self.kill();
     }
@@ -445,6 +564,19 @@ impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// `text` cut to at most `max` bytes, at a character boundary.
+fn cut(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push_str("...");
+    }
+    text
 }
 
 /// `exit status 3`, `killed by signal 9`, ...

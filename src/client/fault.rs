@@ -1,6 +1,7 @@
 //! What a player can do wrong (the player at fault loses the game), and the check of a
 //! move against the board that finds an illegal one.
 
+use super::engine::Unreadable;
 use crate::protocol::{ReplyError, SquareText};
 use crate::rules::{MoveError, Position, Square};
 
@@ -15,13 +16,14 @@ pub enum Fault {
         /// Why it cannot be played.
         why: Illegal,
     },
-    /// A `bestmove` line that does not parse.
-    #[error("unparsable move '{line}' ({error})")]
+    /// A `bestmove` line that does not parse, or any line that is not text (not UTF-8, or
+    /// over the length limit).
+    #[error("unparsable move{} ({error})", quoted(line))]
     Unparsable {
-        /// The line, as an excerpt.
+        /// The line, as an excerpt; empty for a line that is not text.
         line: String,
         /// What is wrong with it.
-        error: ReplyError,
+        error: BadReply,
     },
     /// The move came too late.
     #[error("time forfeit ({overrun_ms} ms over)")]
@@ -46,6 +48,26 @@ pub enum Fault {
         /// How long, in ms.
         waited_ms: u64,
     },
+}
+
+/// ` 'line'`, or nothing for an empty line (a line that could not be read as text).
+fn quoted(line: &str) -> String {
+    if line.is_empty() {
+        String::new()
+    } else {
+        format!(" '{line}'")
+    }
+}
+
+/// What is wrong with an engine's reply that is not a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadReply {
+    /// A line of text that does not parse.
+    #[error(transparent)]
+    Reply(ReplyError),
+    /// A line that is not text at all.
+    #[error(transparent)]
+    Unreadable(Unreadable),
 }
 
 impl Fault {

@@ -7,6 +7,7 @@
 //! - [`limit`]: limits per move and clocks, and the `go` parameters they make;
 //! - [`cli`]: command-line values both front ends read (the board as `5x5k4`, counts);
 //! - [`engine`]: a child process, its handshake, its lines with deadlines, kill and reap;
+//! - [`queue`]: the queue of an engine's lines, bounded in bytes;
 //! - [`transcript`]: every line exchanged with an engine, in its log file and at `trace`;
 //! - [`seat`]: a player at the board (engine or random), asked for one move at a time;
 //! - [`fault`] and [`ending`]: what a player can do wrong, and how a game ended;
@@ -21,6 +22,7 @@ pub mod engine;
 pub mod fault;
 pub mod interrupt;
 pub mod limit;
+pub mod queue;
 pub mod random;
 pub mod seat;
 pub mod spec;
@@ -28,8 +30,8 @@ pub mod transcript;
 
 pub use cancel::Cancel;
 pub use ending::Ending;
-pub use engine::{EngineCommand, EngineProcess, Failure, StartError};
-pub use fault::{Fault, Illegal, NoMove, play_reply};
+pub use engine::{EngineCommand, EngineProcess, Failure, StartError, Unreadable};
+pub use fault::{BadReply, Fault, Illegal, NoMove, play_reply};
 pub use limit::{Limit, TimeControl, TimeControlError};
 pub use random::random_move;
 pub use seat::{MoveReply, MoveRequest, Seat};

@@ -3,7 +3,7 @@
 
 use super::cancel::Cancel;
 use super::engine::{EngineProcess, Failure, StartError};
-use super::fault::{Fault, NoMove};
+use super::fault::{BadReply, Fault, NoMove};
 use super::random::random_move;
 use super::spec::{EngineSpec, PlayerKind};
 use crate::protocol::game::square_text;
@@ -222,55 +222,79 @@ impl Seat {
                 answered: Instant::now(),
             });
         };
-        let commands = [Command::Position(request.spec), Command::Go(request.go)];
+        // Synchronised as cutechess does: `isready` goes first, in the same write as
+        // `position` and `go`, and every line before its `readyok` is dropped. An engine
+        // answers commands in order, so whatever comes before that `readyok` belongs to
+        // earlier requests (a second `bestmove`, late `info`) and can never be taken as the
+        // answer to this `go`; what comes after it can only answer this `go`.
+        let commands = [
+            Command::IsReady,
+            Command::Position(request.spec),
+            Command::Go(request.go),
+        ];
         let sent = engine.drain().and_then(|()| engine.send_all(&commands));
         let requested = Instant::now();
         if let Err(failure) = sent {
-            return Err(failure_to_fault(engine, failure, "bestmove", requested));
+            return Err(failure_to_fault(engine, failure, "readyok", requested));
         }
         let forfeit_at = request.allowed.map(|a| requested + a + request.margin);
         let stall_at = forfeit_at.unwrap_or(requested) + request.timeout;
         let mut stop_sent = false;
+        let mut synchronised = false;
         let mut info = None;
         loop {
             let deadline = match forfeit_at {
                 Some(at) if !stop_sent => at,
                 _ => stall_at,
             };
-            match engine.recv(deadline, cancel) {
-                Ok((line, answered)) => match parse_reply(&line) {
-                    Ok(Some(EngineReply::BestMove(square))) => {
-                        return Ok(MoveReply {
-                            square,
-                            info,
-                            requested,
-                            answered,
-                        });
-                    }
-                    Ok(Some(EngineReply::Info(i))) if i.depth.is_some() || i.score.is_some() => {
-                        info = Some(i);
-                    }
-                    Err(error) if line.split_whitespace().next() == Some("bestmove") => {
-                        return Err(NoMove::Fault(Fault::Unparsable {
-                            line: excerpt(&line),
-                            error,
-                        }));
-                    }
-                    // Anything else (other replies, `info string`, unknown lines) is ignored,
-                    // as UCI asks of GUIs.
-                    _ => {}
-                },
+            let waiting_for = if synchronised { "bestmove" } else { "readyok" };
+            let (line, answered) = match engine.recv(deadline, cancel) {
+                Ok(received) => received,
                 Err(Failure::Timeout(_)) if deadline < stall_at => {
                     // Out of time: the move is lost on time anyway, but a `bestmove` after
                     // `stop` keeps the engine in step for the next game.
                     stop_sent = true;
                     if let Err(failure) = engine.send(Command::Stop) {
-                        return Err(failure_to_fault(engine, failure, "bestmove", requested));
+                        return Err(failure_to_fault(engine, failure, waiting_for, requested));
                     }
+                    continue;
                 }
                 Err(failure) => {
-                    return Err(failure_to_fault(engine, failure, "bestmove", requested));
+                    if matches!(failure, Failure::Unreadable(_)) {
+                        // The game is lost but the engine may still be searching: `stop` now
+                        // puts its `bestmove` before the `readyok` of the next request, where
+                        // it is dropped (a `readyok` may come at once even mid-search).
+                        let _ = engine.send(Command::Stop);
+                    }
+                    return Err(failure_to_fault(engine, failure, waiting_for, requested));
                 }
+            };
+            let reply = parse_reply(&line);
+            if !synchronised {
+                synchronised = reply == Ok(Some(EngineReply::ReadyOk));
+                continue;
+            }
+            match reply {
+                Ok(Some(EngineReply::BestMove(square))) => {
+                    return Ok(MoveReply {
+                        square,
+                        info,
+                        requested,
+                        answered,
+                    });
+                }
+                Ok(Some(EngineReply::Info(i))) if i.depth.is_some() || i.score.is_some() => {
+                    info = Some(i);
+                }
+                Err(error) if line.split_whitespace().next() == Some("bestmove") => {
+                    return Err(NoMove::Fault(Fault::Unparsable {
+                        line: excerpt(&line),
+                        error: BadReply::Reply(error),
+                    }));
+                }
+                // Anything else (other replies, `info string`, unknown lines) is ignored, as
+                // UCI asks of GUIs.
+                _ => {}
             }
         }
     }
@@ -305,6 +329,12 @@ fn failure_to_fault(
             })
         }
         Failure::Disconnected => NoMove::Fault(Fault::Disconnect),
+        // Not text: a fault at once, not a stall after the timeout. The engine is left
+        // running, as after an unparsable move; the next request synchronises it again.
+        Failure::Unreadable(why) => NoMove::Fault(Fault::Unparsable {
+            line: String::new(),
+            error: BadReply::Unreadable(why),
+        }),
         Failure::Exited(status) => {
             let stderr = engine.stderr_tail();
             let detail = match stderr.last() {

@@ -2,12 +2,13 @@
 //! at once, into a [`MatchConfig`].
 
 use super::config::{MatchConfig, OpeningSource, SprtConfig, SprtModel};
+use super::records::same_file;
 use crate::client::cli::{Positive, parse_board};
 use crate::client::{EngineSpec, Limit, PlayerKind, SpecError, TimeControl};
 use crate::rules::Geometry;
 use clap::error::ErrorKind;
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const ABOUT: &str = "\
@@ -37,10 +38,25 @@ Examples: --engine \"cmd=target/release/kinrow name=new option.Hash=16\"
 const AFTER_HELP: &str = "\
 Limits per move combine: the first reached ends the search; an engine needs at least one.
 
+Each move is asked for with `isready`, `position` and `go` in one write, and every line
+before the `readyok` is dropped (engines answer in order, so such lines answer earlier
+requests: a second `bestmove` is never taken as the next move). A line that is not UTF-8
+is an unparsable move at once.
+
+What the referee keeps of an engine's output is bounded: a line of up to 4194304 bytes
+(a longer one is an unparsable move too), at most 8388608 bytes of lines waiting to be
+read (past that the engine blocks on its own full pipe, and its deadlines run on), and of
+its stderr the last 8 lines, 1000 bytes of each.
+
 Output: a line per finished game with the running score, then a summary. Exit status: 0
 when the match completed (or an SPRT decided it), 1 if an engine cannot be started or a
-record cannot be written, 2 for bad arguments, 130 when interrupted (Ctrl-C: engines are
-killed and reaped, the score so far is printed).";
+record cannot be written, 2 for bad arguments (among them two outputs on one file), 130 when interrupted (Ctrl-C: engines are
+killed and reaped, the score so far is printed).
+
+Each engine runs in a process group of its own; the group (the engine and whatever it
+started) is killed when the engine is stopped: at the end of the match, after a crash or a
+stall, and on Ctrl-C. A crash is known from the engine's exit, even if a child of it keeps
+its output open.";
 
 /// The command line of `kinrow match`, as clap reads it.
 #[derive(Clone, Debug, Parser)]
@@ -194,6 +210,13 @@ pub struct RecordArgs {
     /// written to stderr (`! `)
     #[arg(verbatim_doc_comment, long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+
+    /// Truncate existing --jsonl and --sgf files; by default the games are appended to
+    /// them (as cutechess-cli's -pgnout does: a JSON lines file gains lines, an SGF
+    /// collection gains game trees). Two outputs on one file (also through a link, or
+    /// the --openings file) are refused before any game
+    #[arg(verbatim_doc_comment, long)]
+    pub overwrite: bool,
 }
 
 /// A command line that clap accepts but that makes no match.
@@ -229,6 +252,16 @@ pub enum ArgError {
         plies: u32,
         /// The board.
         geometry: Geometry,
+    },
+    /// Two outputs (or an output and the openings) on one file.
+    #[error("{first} and {second} name the same file {}", path.display())]
+    SameFile {
+        /// The first flag.
+        first: &'static str,
+        /// The second flag.
+        second: &'static str,
+        /// The path given to the first.
+        path: PathBuf,
     },
 }
 
@@ -300,6 +333,25 @@ impl MatchArgs {
         {
             return Err(ArgError::OpeningTooLong { plies, geometry });
         }
+        let records = self.records;
+        let mut files: Vec<(&'static str, &Path)> = Vec::new();
+        if let OpeningSource::File(path) = &games.openings {
+            files.push(("--openings", path));
+        }
+        files.extend(records.jsonl.as_deref().map(|p| ("--jsonl", p)));
+        files.extend(records.sgf.as_deref().map(|p| ("--sgf", p)));
+        files.extend(records.logs.as_deref().map(|p| ("--logs", p)));
+        // Checked here, before any engine starts: two writers on one file would interleave
+        // two formats in it (or append games to the openings).
+        for (i, &(flag, a)) in files.iter().enumerate() {
+            if let Some(&(other, _)) = files[i + 1..].iter().find(|(_, b)| same_file(a, b)) {
+                return Err(ArgError::SameFile {
+                    first: flag,
+                    second: other,
+                    path: a.to_path_buf(),
+                });
+            }
+        }
         Ok(MatchConfig {
             players: [first, second],
             geometry,
@@ -311,9 +363,10 @@ impl MatchArgs {
             time_margin: Duration::from_millis(self.limits.time_margin),
             timeout: Duration::from_millis(self.limits.timeout.0),
             sprt,
-            jsonl: self.records.jsonl,
-            sgf: self.records.sgf,
-            logs: self.records.logs,
+            jsonl: records.jsonl,
+            sgf: records.sgf,
+            logs: records.logs,
+            overwrite: records.overwrite,
         })
     }
 }
@@ -412,6 +465,48 @@ mod tests {
         assert_eq!(c.players[0].limit.nodes, None);
         assert_eq!(c.players[1].limit.clock, "1+0.01".parse().ok());
         assert_eq!(c.players[1].limit.nodes, None);
+    }
+
+    #[test]
+    fn the_help_states_the_limits_in_force() {
+        use crate::client::engine::{QUEUED_BYTES, STDERR_LINE_BYTES, STDERR_TAIL};
+        for stated in [
+            format!("up to {} bytes", crate::io::MAX_LINE_BYTES),
+            format!("at most {QUEUED_BYTES} bytes"),
+            format!("the last {STDERR_TAIL} lines, {STDERR_LINE_BYTES} bytes"),
+        ] {
+            assert!(AFTER_HELP.contains(&stated), "{stated}");
+        }
+    }
+
+    #[test]
+    fn two_outputs_on_one_file_are_refused() {
+        let dir = std::env::temp_dir().join(format!("kinrow-args-same-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("x")).expect("a scratch folder");
+        let f = dir.join("games").display().to_string();
+        let other = dir.join("./x/../games").display().to_string();
+        let base = ["--engine", "random", "--engine", "random"];
+        fn with<'a>(base: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
+            [base, more].concat()
+        }
+        assert_eq!(
+            error(&with(&base, &["--jsonl", &f, "--sgf", &other])),
+            format!("--jsonl and --sgf name the same file {f}")
+        );
+        assert_eq!(
+            error(&with(&base, &["--sgf", &f, "--logs", &f])),
+            format!("--sgf and --logs name the same file {f}")
+        );
+        let openings = format!("file={f}");
+        assert_eq!(
+            error(&with(&base, &["--openings", &openings, "--jsonl", &f])),
+            format!("--openings and --jsonl name the same file {f}")
+        );
+        let c = config(&with(&base, &["--jsonl", &f, "--sgf", &format!("{f}.sgf")]));
+        assert!(!c.overwrite);
+        assert!(config(&with(&base, &["--jsonl", &f, "--overwrite"])).overwrite);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -123,6 +123,8 @@ pub struct MatchConfig {
     pub sgf: Option<PathBuf>,
     /// The folder of engine logs.
     pub logs: Option<PathBuf>,
+    /// Whether existing record files are truncated (otherwise appended to).
+    pub overwrite: bool,
 }
 
 #[cfg(test)]

@@ -107,6 +107,7 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Finish, MatchErr
         config.jsonl.as_deref(),
         config.sgf.as_deref(),
         config.logs.as_deref(),
+        config.overwrite,
     )
     .map_err(MatchError::Write)?;
     let cancel = Cancel::new();
