@@ -541,3 +541,24 @@ fn records_are_appended_to_unless_overwrite_and_never_shared() {
     let help = run(&["match", "--help"], MATCH_LIMIT).stdout;
     assert_contains(&help, &["--overwrite", "appended"]);
 }
+
+/// A pair whose random opening stream comes up empty (on 5x5, k=3 most random games end
+/// within 20 plies) plays from the empty board; the match goes on.
+#[test]
+fn a_pair_without_a_random_opening_starts_from_the_empty_board() {
+    let r = completed_match(&[
+        "--engine",
+        "random",
+        "--engine",
+        "random",
+        "--board",
+        "5x5k3",
+        "--openings",
+        "random=20",
+        "--games",
+        "1000",
+        "--seed",
+        "5",
+    ]);
+    assert!(r.stdout.contains("1000 games"), "{}", r.stdout);
+}

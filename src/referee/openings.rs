@@ -232,7 +232,13 @@ impl Openings {
                 adjudicate,
             } => self
                 .random(tables, *plies, *seed, *adjudicate, pair)
-                .expect("the first random opening was drawn when the openings were loaded"),
+                .unwrap_or_else(|e| {
+                    // Loading drew pair 0's opening, but another pair's stream can still come
+                    // up empty (on a small board most random games end early): that pair
+                    // plays from the empty board, as both colours do, so the match stays fair.
+                    log::warn!("pair {pair}: {e}; this pair starts from the empty board");
+                    Opening::startpos(tables)
+                }),
             Openings::List(list) => list[pair % list.len()].clone(),
         }
     }
