@@ -23,7 +23,10 @@ either `random` (a uniformly random legal move, from the seeded stream) or an en
 key=value words, in one quoted argument or as separate arguments up to the next --flag:
   cmd=PROGRAM        the program to run (required); words without a key that follow it
                      are its arguments
-  arg=ARG            one more argument (for arguments with spaces or that start with --)
+  arg=ARG            one more argument (for arguments with spaces, and for those that
+                     start with - when the words are separate arguments: `-u` alone
+                     would be read as a flag of kinrow match; 'cmd=python3 -u e.py'
+                     in one quoted argument needs no arg=)
   name=NAME          the name in reports (default: its `id name`)
   option.NAME=VALUE  sent as `setoption name NAME value VALUE`; with an empty VALUE, a
                      button
