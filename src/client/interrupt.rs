@@ -10,10 +10,14 @@
 //! The handlers come from `signal-hook`, which does the async-signal-safe part; a second
 //! signal ends the process at once (status 130), should the orderly shutdown ever hang.
 
-use signal_hook::consts::TERM_SIGNALS;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::flag;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
+
+/// The signals that end a match or a game in order: Ctrl-C, a polite kill, and the terminal
+/// going away. (SIGQUIT keeps its default, a core dump, for those who ask for one.)
+const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
 
 /// The exit status of a process ended by a second interrupt, as shells report SIGINT.
 const SECOND_INTERRUPT_STATUS: i32 = 130;
@@ -33,7 +37,7 @@ pub fn interrupted() -> bool {
 /// ends at once), which is logged.
 pub fn install() {
     let flag = flag_cell();
-    for &signal in TERM_SIGNALS {
+    for signal in SIGNALS {
         // The conditional shutdown is registered first, so that it sees the flag as it was
         // before this signal: set only by an earlier one.
         let installed =
