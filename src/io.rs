@@ -147,6 +147,13 @@ pub fn read_line(reader: &mut impl BufRead) -> Input {
     }
 }
 
+/// Writes one line to stderr for a person, ignoring a closed or failing stderr (unlike
+/// `eprintln!`, which panics then: `kinrow match ... 2>&1 | head -1` must not end in a
+/// panic). The line is the last word of a failed command, so there is nobody else to tell.
+pub fn complain(line: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

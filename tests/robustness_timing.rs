@@ -141,6 +141,44 @@ fn a_closed_output_never_panics_in_any_subcommand() {
     closed_output(&[], "uci\nisready\n");
 }
 
+/// `kinrow <args>` with both stdout and stderr closed, as in `kinrow match ... 2>&1 | head
+/// -1`: it may fail (nothing it says can be read) but never panics, which Rust reports
+/// with exit status 101.
+fn closed_output_and_errors(args: &[&str], input: &str) {
+    let mut child = spawn_kinrow(args, &[]);
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let status = wait_with_deadline(&mut child, Duration::from_secs(20));
+    assert_ne!(status.code(), Some(101), "{args:?} panicked");
+}
+
+#[test]
+fn closed_output_and_errors_never_panic_in_match_and_play() {
+    closed_output_and_errors(
+        &[
+            "match",
+            "--engine",
+            "cmd=/no/such/engine",
+            "--engine",
+            "random",
+        ],
+        "",
+    );
+    closed_output_and_errors(
+        &[
+            "match", "--engine", "random", "--engine", "random", "--games", "20",
+        ],
+        "",
+    );
+    closed_output_and_errors(&["match", "--help"], "");
+    closed_output_and_errors(&["play", "--depth", "2"], "a1\nquit\n");
+    closed_output_and_errors(&["play", "--x", "random", "--o", "random"], "");
+    closed_output_and_errors(&["play", "--board", "99x99"], "");
+}
+
 /// A legal square on a `columns` x `rows` board, not among `taken`.
 fn assert_legal(best: &str, columns: u32, rows: u32, taken: &[&str]) {
     let sq = best.strip_prefix("bestmove ").unwrap_or(best);

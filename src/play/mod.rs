@@ -28,7 +28,9 @@ pub fn main(args: &[String]) -> ExitCode {
     let program = match std::env::current_exe() {
         Ok(path) => path.to_string_lossy().into_owned(),
         Err(e) => {
-            eprintln!("kinrow play: cannot find this program to run as the engine: {e}");
+            crate::io::complain(format_args!(
+                "kinrow play: cannot find this program to run as the engine: {e}"
+            ));
             return ExitCode::from(1);
         }
     };

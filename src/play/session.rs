@@ -133,7 +133,7 @@ impl<W: Write> Session<W> {
             }
             Err(Stop::Failed(why)) => {
                 let _ = self.say(format!("final {farewell}"));
-                eprintln!("kinrow play: {why}");
+                crate::io::complain(format_args!("kinrow play: {why}"));
                 ExitCode::from(1)
             }
         };

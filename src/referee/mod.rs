@@ -45,7 +45,7 @@ pub fn main(args: &[String]) -> ExitCode {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = out.flush();
-            eprintln!("kinrow match: {e}");
+            crate::io::complain(format_args!("kinrow match: {e}"));
             if interrupt::interrupted() {
                 ExitCode::from(130)
             } else {
