@@ -229,6 +229,32 @@ fn stop_is_not_held_up_by_waiting_commands() {
     assert!(ok && rest.is_empty(), "{rest:?}");
 }
 
+/// cutechess-cli with `-debug` sends `debug on` before every game, also while the engine is
+/// busy: it is accepted at once, without any reply, even with commands waiting.
+#[test]
+fn debug_is_accepted_silently_in_every_state() {
+    let mut e = Engine::start(&[]);
+    e.send("debug on");
+    e.send("isready");
+    assert_eq!(e.recv().as_deref(), Some("readyok"));
+    e.send("newgame 15 15 5");
+    e.send("go infinite");
+    e.send("position startpos moves h8");
+    e.send("debug off");
+    e.send("debug on");
+    e.send("isready");
+    let got = e.recv_until("readyok");
+    assert!(
+        got.iter()
+            .all(|l| l.starts_with("info depth") || l == "readyok"),
+        "{got:?}"
+    );
+    e.send("stop");
+    e.recv_bestmove();
+    let (rest, ok, _) = e.finish();
+    assert!(ok && rest.is_empty(), "{rest:?}");
+}
+
 #[test]
 fn go_infinite_ignores_other_limits() {
     let mut e = Engine::start(&[]);

@@ -152,6 +152,10 @@ impl<W: Write> Session<W> {
         };
         match command {
             Command::IsReady => self.emit(Reply::ReadyOk),
+            // Accepted and otherwise ignored: the engine's diagnostics go to stderr, chosen
+            // by `RUST_LOG`, and nothing else would change. It changes no state, so it needs
+            // no place in the queue.
+            Command::Debug(_) => {}
             Command::Quit => return self.quit(),
             // A stop belongs to the last job started before it: the running one, unless a
             // job-starting command still waits, in which case it waits behind that one.
@@ -172,6 +176,7 @@ impl<W: Write> Session<W> {
         match command {
             Command::Uci => self.uci(),
             Command::IsReady => self.emit(Reply::ReadyOk),
+            Command::Debug(_) => {}
             Command::Stop => self.engine.stop(),
             Command::Quit => {}
             Command::Show => {
@@ -445,6 +450,7 @@ fn command_name(c: &Command) -> &'static str {
     match c {
         Command::Uci => "uci",
         Command::IsReady => "isready",
+        Command::Debug(_) => "debug",
         Command::NewGame(_) => "newgame",
         Command::Position(_) => "position",
         Command::Go(_) => "go",
