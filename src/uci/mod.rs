@@ -6,9 +6,11 @@
 //! state simple. Commands take effect in the order they arrive, as if each waited for the
 //! engine to be idle: while a job runs, a command that needs the engine idle (`go`,
 //! `position`, `setoption`, ...) waits in a queue and runs when the job ends, so a running
-//! search is never changed under its feet. `isready` and `quit` act at once, and so does
-//! `stop` when nothing is waiting (otherwise it waits its turn, and stops the search that the
-//! queue has started by then).
+//! search is never changed under its feet. `isready`, `debug`, `stop` and `quit` act at once,
+//! whatever waits: `stop` stops the running job and marks every job-starting command already
+//! waiting, so that each is stopped as soon as it starts (and still reports, a `go` with its
+//! `bestmove`); `quit` stops the job and drops the queue. Cutechess-cli and fastchess send
+//! `stop` to end a search now, so it must not wait behind anything.
 
 mod job;
 mod limits;
@@ -53,6 +55,13 @@ pub enum Event {
     Done(Vec<Reply>),
 }
 
+/// A command waiting for the running job to end.
+struct Pending {
+    command: Command,
+    /// A `stop` arrived after it: the job it starts is stopped as soon as it starts.
+    stopped: bool,
+}
+
 /// The engine state machine.
 pub struct Session<W: Write> {
     out: Output<W>,
@@ -63,7 +72,7 @@ pub struct Session<W: Write> {
     options: Options,
     rng: StdRng,
     /// Commands waiting for the running job to end, in arrival order.
-    pending: VecDeque<Command>,
+    pending: VecDeque<Pending>,
 }
 
 impl<W: Write> Session<W> {
@@ -157,15 +166,16 @@ impl<W: Write> Session<W> {
             // no place in the queue.
             Command::Debug(_) => {}
             Command::Quit => return self.quit(),
-            // A stop belongs to the last job started before it: the running one, unless a
-            // job-starting command still waits, in which case it waits behind that one.
-            Command::Stop if !self.pending.iter().any(starts_job) => self.execute(Command::Stop),
+            Command::Stop => self.stop(),
             c if self.pending.is_empty() && (!self.is_busy() || !needs_idle(&c)) => self.execute(c),
             c if self.pending.len() >= MAX_PENDING => self.error(format!(
                 "{}: {MAX_PENDING} commands are already waiting for the running job to end; this one was dropped",
                 command_name(&c)
             )),
-            c => self.pending.push_back(c),
+            command => self.pending.push_back(Pending {
+                command,
+                stopped: false,
+            }),
         }
         Flow::Continue
     }
@@ -177,7 +187,7 @@ impl<W: Write> Session<W> {
             Command::Uci => self.uci(),
             Command::IsReady => self.emit(Reply::ReadyOk),
             Command::Debug(_) => {}
-            Command::Stop => self.engine.stop(),
+            Command::Stop => self.stop(),
             Command::Quit => {}
             Command::Show => {
                 for line in show::diagram(&self.position) {
@@ -197,16 +207,29 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Stops the running job at once, and every job that a command already waiting will
+    /// start, as soon as it starts. Commands sent after the `stop` are not touched.
+    fn stop(&mut self) {
+        self.engine.stop();
+        for waiting in &mut self.pending {
+            waiting.stopped |= starts_job(&waiting.command);
+        }
+    }
+
     /// Runs waiting commands until one needs the engine idle while a job runs (or none is
-    /// left). A `stop` is carried out even then: it is meant for the job its predecessors
-    /// started.
+    /// left).
     fn run_pending(&mut self) {
-        while let Some(c) = self.pending.pop_front() {
-            if self.is_busy() && needs_idle(&c) {
-                self.pending.push_front(c);
+        while let Some(waiting) = self.pending.pop_front() {
+            if self.is_busy() && needs_idle(&waiting.command) {
+                self.pending.push_front(waiting);
                 break;
             }
-            self.execute(c);
+            self.execute(waiting.command);
+            if waiting.stopped {
+                // The job has just started (or there was none to start: a `go` on a finished
+                // game answers at once); either way it still reports as usual.
+                self.engine.stop();
+            }
         }
     }
 
