@@ -869,3 +869,75 @@ fn every_edge_geometry() {
         "{rest:?} {stderr}"
     );
 }
+
+/// The peak resident memory of process `pid` in kB (VmHWM), where /proc has it.
+fn peak_rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Commands waiting for a running search are bounded in bytes as well as in number: a
+/// flood of 4 MiB `position` lines during `go infinite` fills 16 MiB of queue, each line
+/// past that gets one error line and is dropped, and nothing else is lost: the lines that
+/// were queued all take effect, in order, when the search is stopped. Memory stays far
+/// below what keeping every line would take (30 lines of 4 MiB, 120 MiB of text).
+#[test]
+fn the_queue_is_bounded_in_bytes() {
+    const LIMIT: usize = 16 << 20;
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("go infinite");
+    // Legal positions padded to just under 4 MiB with blanks (which separate tokens): line
+    // i plays i+1 stones, so `show` tells which was the last one carried out.
+    let squares = ["h8", "g8", "h9", "g9", "h10", "g10", "h11"];
+    let line = |i: usize| {
+        let moves = squares[..=i % squares.len()].join(" ");
+        let pad = (4 << 20) - 64 - moves.len();
+        format!("position startpos moves{}{moves}", " ".repeat(pad))
+    };
+    let length = line(0).len();
+    let fits = LIMIT / length;
+    assert_eq!(fits, 4, "{length}");
+    let mut errors = 0;
+    for i in 0..30 {
+        e.send(&line(i % fits));
+        if i >= fits {
+            errors += 1;
+        }
+    }
+    e.send("isready");
+    let got = e.recv_until("readyok");
+    let dropped: Vec<&String> = got
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(dropped.len(), errors, "{dropped:?}");
+    for l in &dropped {
+        assert!(
+            l.starts_with("info string error: position: the commands waiting for the running job to end already hold ")
+                && l.ends_with(&format!("over the limit of {LIMIT}; it was dropped")),
+            "{l}"
+        );
+    }
+    if let Some(kb) = peak_rss_kb(e.pid()) {
+        eprintln!("queue flood: peak RSS {} MB", kb / 1024);
+        // Generous: the queue (16 MiB), the lines read ahead (16 MiB), one line parsed,
+        // the allocator's slack; keeping all 30 lines would take 120 MiB of text alone.
+        assert!(kb < 110 * 1024, "peak RSS {kb} kB");
+    }
+    // Short commands still fit beside the big ones: the limit is on bytes, not lines.
+    e.send("position startpos moves h8 g8 h9 g9");
+    e.send("stop");
+    e.recv_until("bestmove");
+    e.send("show");
+    let shown = e.recv_until("position board");
+    assert!(
+        shown
+            .iter()
+            .any(|l| l == "game 15x15 k=5, 4 stones, x to move"),
+        "{shown:?}"
+    );
+    let (rest, ok, stderr) = e.finish();
+    assert!(ok && rest.is_empty(), "{rest:?} {stderr}");
+}

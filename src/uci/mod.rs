@@ -21,7 +21,10 @@ pub use limits::limits_for;
 pub use options::{Change, OptionError, Options, Variant};
 
 use crate::engine::{Engine, Search};
-use crate::io::{Flow, Input, MAX_LINE_BYTES, Output, log_received, spawn_stdin_reader};
+use crate::io::{
+    Flow, Input, MAX_LINE_BYTES, Output, ReadAhead, log_received, read_ahead_cost,
+    spawn_bounded_stdin_reader,
+};
 use crate::protocol::game::{SpecPositionError, position_of};
 use crate::protocol::{self, Command, GoParams, PositionSpec, Reply};
 use crate::rules::{Geometry, Outcome, Position, Tables};
@@ -45,6 +48,12 @@ pub const AUTHOR: &str = "the kinrow developers";
 /// bounded whatever the input.
 pub const MAX_PENDING: usize = 100_000;
 
+/// How many bytes of command text may wait behind a running job, in all; a command that
+/// would take the total past this is refused. Waiting commands are kept as the text of
+/// their lines (and parsed again when their turn comes), so this bounds their memory: a
+/// parsed `position` can be several times larger than its line.
+pub const MAX_PENDING_BYTES: usize = 16 << 20;
+
 /// Everything the session reacts to.
 pub enum Event {
     /// Something read from stdin.
@@ -57,7 +66,12 @@ pub enum Event {
 
 /// A command waiting for the running job to end.
 struct Pending {
-    command: Command,
+    /// Its line, which parsed: it is parsed again when its turn comes.
+    line: Box<str>,
+    /// Whether it starts a job.
+    starts_job: bool,
+    /// Whether it needs the engine idle.
+    needs_idle: bool,
     /// A `stop` arrived after it: the job it starts is stopped as soon as it starts.
     stopped: bool,
 }
@@ -73,6 +87,8 @@ pub struct Session<W: Write> {
     rng: StdRng,
     /// Commands waiting for the running job to end, in arrival order.
     pending: VecDeque<Pending>,
+    /// The bytes of their lines, in all.
+    pending_bytes: usize,
 }
 
 impl<W: Write> Session<W> {
@@ -99,6 +115,7 @@ impl<W: Write> Session<W> {
             rng: seeded(options.seed),
             options,
             pending: VecDeque::new(),
+            pending_bytes: 0,
         })
     }
 
@@ -172,10 +189,21 @@ impl<W: Write> Session<W> {
                 "{}: {MAX_PENDING} commands are already waiting for the running job to end; this one was dropped",
                 command_name(&c)
             )),
-            command => self.pending.push_back(Pending {
-                command,
-                stopped: false,
-            }),
+            c if self.pending_bytes + line.len() > MAX_PENDING_BYTES => self.error(format!(
+                "{}: the commands waiting for the running job to end already hold {} bytes, and this line of {} bytes would take them over the limit of {MAX_PENDING_BYTES}; it was dropped",
+                command_name(&c),
+                self.pending_bytes,
+                line.len()
+            )),
+            c => {
+                self.pending_bytes += line.len();
+                self.pending.push_back(Pending {
+                    line: line.into(),
+                    starts_job: starts_job(&c),
+                    needs_idle: needs_idle(&c),
+                    stopped: false,
+                });
+            }
         }
         Flow::Continue
     }
@@ -212,7 +240,7 @@ impl<W: Write> Session<W> {
     fn stop(&mut self) {
         self.engine.stop();
         for waiting in &mut self.pending {
-            waiting.stopped |= starts_job(&waiting.command);
+            waiting.stopped |= waiting.starts_job;
         }
     }
 
@@ -220,11 +248,16 @@ impl<W: Write> Session<W> {
     /// left).
     fn run_pending(&mut self) {
         while let Some(waiting) = self.pending.pop_front() {
-            if self.is_busy() && needs_idle(&waiting.command) {
+            if self.is_busy() && waiting.needs_idle {
                 self.pending.push_front(waiting);
                 break;
             }
-            self.execute(waiting.command);
+            self.pending_bytes -= waiting.line.len();
+            match protocol::parse_line(&waiting.line) {
+                Ok(Some(command)) => self.execute(command),
+                // It parsed when it arrived, and parsing depends on nothing else.
+                other => log::error!("a waiting line no longer parses ({other:?}); dropped"),
+            }
             if waiting.stopped {
                 // The job has just started (or there was none to start: a `go` on a finished
                 // game answers at once); either way it still reports as usual.
@@ -246,6 +279,7 @@ impl<W: Write> Session<W> {
     /// and ends the session.
     fn quit(&mut self) -> Flow {
         self.pending.clear();
+        self.pending_bytes = 0;
         self.engine.stop();
         Flow::Quit
     }
@@ -392,9 +426,19 @@ pub fn run() -> ExitCode {
         Ok(session) => session,
         Err(e) => return cannot_start(&e),
     };
-    spawn_stdin_reader(move |input, _| events.send(Event::Input(input)).is_ok());
+    // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
+    let ahead = ReadAhead::new();
+    spawn_bounded_stdin_reader(ahead.clone(), move |input, _| {
+        events.send(Event::Input(input)).is_ok()
+    });
     while let Ok(event) = inbox.recv() {
-        if session.handle(event) == Flow::Quit {
+        let read = match &event {
+            Event::Input(input) => read_ahead_cost(input),
+            _ => 0,
+        };
+        let flow = session.handle(event);
+        ahead.release(read);
+        if flow == Flow::Quit {
             break;
         }
     }
