@@ -3,6 +3,7 @@
 
 use std::fmt::Display;
 use std::io::{BufRead, ErrorKind, Write};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 /// How many characters of a received line the debug log shows: enough for a long
@@ -78,6 +79,72 @@ pub enum Input {
     TooLong(usize),
     /// End of input (or a read error, which ends input just the same).
     End,
+}
+
+/// How many bytes of lines the stdin reader may have read ahead of the session: lines read
+/// but not yet handled. At the limit it stops reading until the session catches up, so a
+/// flood of input waits in the pipe (its writer blocks) instead of in the engine's memory.
+pub const MAX_READ_AHEAD_BYTES: usize = 4 * MAX_LINE_BYTES;
+
+/// What one input read ahead counts against [`MAX_READ_AHEAD_BYTES`]: its text and a
+/// fixed share for its keeping (the event around it, the allocation), so that a flood of
+/// short or empty lines is bounded as well as one of long lines.
+pub fn read_ahead_cost(input: &Input) -> usize {
+    const PER_INPUT: usize = 64;
+    PER_INPUT
+        + match input {
+            Input::Line(line) => line.len(),
+            _ => 0,
+        }
+}
+
+/// The bytes of lines read ahead of a session, shared by its reader (which waits at
+/// [`MAX_READ_AHEAD_BYTES`]) and the session (which says when it has handled a line).
+#[derive(Clone, Default)]
+pub struct ReadAhead(Arc<(Mutex<usize>, Condvar)>);
+
+impl ReadAhead {
+    /// A fresh account: nothing read ahead.
+    pub fn new() -> ReadAhead {
+        ReadAhead::default()
+    }
+
+    /// Waits until `bytes` more fit under the limit (a line alone always fits), then counts
+    /// them.
+    fn take(&self, bytes: usize) {
+        let (count, room) = &*self.0;
+        let mut held = count.lock().unwrap_or_else(PoisonError::into_inner);
+        while *held > 0 && *held + bytes > MAX_READ_AHEAD_BYTES {
+            held = room.wait(held).unwrap_or_else(PoisonError::into_inner);
+        }
+        *held += bytes;
+    }
+
+    /// The session has handled a line of `bytes` bytes.
+    pub fn release(&self, bytes: usize) {
+        let (count, room) = &*self.0;
+        let mut held = count.lock().unwrap_or_else(PoisonError::into_inner);
+        *held = held.saturating_sub(bytes);
+        room.notify_all();
+    }
+
+    /// The bytes read and not yet released.
+    pub fn held(&self) -> usize {
+        *self.0.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// [`spawn_stdin_reader`], reading no further while the inputs delivered and not yet
+/// [released](ReadAhead::release) cost [`MAX_READ_AHEAD_BYTES`]: the receiver releases each
+/// input's [`read_ahead_cost`] once it has handled it.
+pub fn spawn_bounded_stdin_reader(
+    ahead: ReadAhead,
+    mut deliver: impl FnMut(Input, Instant) -> bool + Send + 'static,
+) {
+    spawn_stdin_reader(move |input, at| {
+        ahead.take(read_ahead_cost(&input));
+        deliver(input, at)
+    });
 }
 
 /// Reads stdin on a thread of its own, handing each line, with the time it was read, to
@@ -218,6 +285,29 @@ mod tests {
         assert!(out.is_closed());
         assert!(!out.line("more"));
         assert_eq!(out.out.written, b"readyok\nbe");
+    }
+
+    #[test]
+    fn read_ahead_waits_at_its_limit() {
+        let ahead = ReadAhead::new();
+        ahead.take(MAX_LINE_BYTES);
+        ahead.take(3 * MAX_LINE_BYTES);
+        assert_eq!(ahead.held(), MAX_READ_AHEAD_BYTES);
+        let reader = {
+            let ahead = ahead.clone();
+            std::thread::spawn(move || ahead.take(10))
+        };
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        // Still waiting: nothing was released.
+        assert!(!reader.is_finished());
+        assert_eq!(ahead.held(), MAX_READ_AHEAD_BYTES);
+        ahead.release(MAX_LINE_BYTES);
+        reader.join().unwrap();
+        assert_eq!(ahead.held(), 3 * MAX_LINE_BYTES + 10);
+        // A line alone always fits, however long.
+        let alone = ReadAhead::new();
+        alone.take(MAX_READ_AHEAD_BYTES + 1);
+        assert_eq!(alone.held(), MAX_READ_AHEAD_BYTES + 1);
     }
 
     #[test]

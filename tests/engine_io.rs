@@ -218,13 +218,127 @@ fn stop_is_not_held_up_by_waiting_commands() {
         shown.iter().any(|l| l.contains("1 stone, o to move")),
         "{shown:?}"
     );
-    // A stop behind a waiting go belongs to that go: the first search ends by itself, the
-    // second is stopped as soon as it starts; one bestmove each.
+    // A stop stops the running search and the waiting one as soon as it starts; one
+    // bestmove each.
     e.send("go depth 2");
     e.send("go infinite");
     e.send("stop");
     e.recv_until("bestmove");
     e.recv_until("bestmove");
+    let (rest, ok, _) = e.finish();
+    assert!(ok && rest.is_empty(), "{rest:?}");
+}
+
+/// Ends `engine` with `quit` and returns how long that took, and its last lines.
+fn quit_timed(mut e: Engine) -> (Duration, Vec<String>) {
+    let t = Instant::now();
+    e.send("quit");
+    let (rest, ok, stderr) = e.finish();
+    assert!(ok, "{stderr}");
+    (t.elapsed(), rest)
+}
+
+/// `stop` does not wait behind queued jobs: after `go infinite`, `go infinite`, `stop` (and
+/// after `go infinite`, `go depth 3`, `stop`) both searches end at once, each with one
+/// bestmove; a `go infinite` sent after the stop is not touched by it.
+#[test]
+fn stop_ends_the_running_job_and_every_queued_one() {
+    for second in ["go infinite", "go depth 3", "go infinite wtime 100000"] {
+        let mut e = Engine::start(&[]);
+        e.send("newgame 15 15 5");
+        e.send("go infinite");
+        e.send(second);
+        e.send("isready");
+        e.recv_until("readyok");
+        std::thread::sleep(Duration::from_millis(50));
+        let t = Instant::now();
+        e.send("stop");
+        let first = e.recv_until("bestmove");
+        let then = e.recv_until("bestmove");
+        // Generous: the point is that neither waits for a limit that never comes.
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "took {:?}",
+            t.elapsed()
+        );
+        for lines in [&first, &then] {
+            let best = lines.last().unwrap();
+            assert!(
+                legal_on("15x15", best.strip_prefix("bestmove ").unwrap()),
+                "{lines:?}"
+            );
+        }
+        // Idle again: isready is the next line, nothing else follows.
+        e.send("isready");
+        assert_eq!(e.recv().as_deref(), Some("readyok"), "{second}");
+        // A go sent after a stop runs on: it is still searching when isready is answered.
+        e.send("go infinite");
+        e.send("go infinite");
+        e.send("stop");
+        e.send("go infinite");
+        e.recv_until("bestmove");
+        e.recv_until("bestmove");
+        std::thread::sleep(Duration::from_millis(200));
+        e.send("isready");
+        let got = e.recv_until("readyok");
+        assert!(
+            got.iter()
+                .all(|l| l.starts_with("info depth") || l == "readyok"),
+            "the third search ended early: {got:?}"
+        );
+        let (took, rest) = quit_timed(e);
+        assert!(took < Duration::from_secs(2), "quit took {took:?}");
+        let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(bestmoves, 1, "{rest:?}");
+    }
+}
+
+/// `quit` does not wait behind queued jobs either: with searches, positions and perfts
+/// waiting behind a `go infinite`, it stops the search (its one bestmove) and exits.
+#[test]
+fn quit_with_a_queue_exits_at_once() {
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("go infinite");
+    for _ in 0..1000 {
+        e.send("go infinite");
+        e.send("position startpos moves h8");
+        e.send("perft 6");
+    }
+    e.send("isready");
+    e.recv_until("readyok");
+    let (took, rest) = quit_timed(e);
+    assert!(took < Duration::from_secs(2), "quit took {took:?}");
+    assert_eq!(
+        rest.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{rest:?}"
+    );
+    assert!(!rest.iter().any(|l| l.contains("perft")), "{rest:?}");
+}
+
+/// cutechess-cli with `-debug` sends `debug on` before every game, also while the engine is
+/// busy: it is accepted at once, without any reply, even with commands waiting.
+#[test]
+fn debug_is_accepted_silently_in_every_state() {
+    let mut e = Engine::start(&[]);
+    e.send("debug on");
+    e.send("isready");
+    assert_eq!(e.recv().as_deref(), Some("readyok"));
+    e.send("newgame 15 15 5");
+    e.send("go infinite");
+    e.send("position startpos moves h8");
+    e.send("debug off");
+    e.send("debug on");
+    e.send("isready");
+    let got = e.recv_until("readyok");
+    assert!(
+        got.iter()
+            .all(|l| l.starts_with("info depth") || l == "readyok"),
+        "{got:?}"
+    );
+    e.send("stop");
+    e.recv_bestmove();
     let (rest, ok, _) = e.finish();
     assert!(ok && rest.is_empty(), "{rest:?}");
 }

@@ -492,6 +492,82 @@ fn a_flood_during_a_search_is_bounded() {
     finish(e);
 }
 
+/// The peak resident memory of process `pid` in kB (VmHWM), where /proc has it.
+fn peak_rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Lines waiting for a search are bounded in bytes too: 4 MiB lines (an `ABOUT` padded with
+/// blanks) fill the 16 MiB, each further one gets one ERROR, and the ones that fit are all
+/// answered after the move.
+#[test]
+fn a_byte_flood_during_a_search_is_bounded() {
+    let _turn = serial();
+    let mut e = game(&["INFO timeout_turn 30000"]);
+    e.send("BEGIN");
+    let line = format!("{}ABOUT", " ".repeat((4 << 20) - 100));
+    let fits = (16 << 20) / line.len();
+    for _ in 0..20 {
+        e.send(&line);
+    }
+    e.send("YXSTOP");
+    let about = "name=\"kinrow\", version=\"0.1.0\", author=\"the kinrow developers\"";
+    let (mut refused, mut answered, mut moves) = (0, 0, 0);
+    while answered < fits {
+        let got = e.recv().expect("the brain keeps answering");
+        if got.starts_with("ERROR the lines waiting for the search to end already hold ") {
+            assert!(
+                got.ends_with("over the limit of 16777216; it was dropped"),
+                "{got}"
+            );
+            refused += 1;
+        } else if got == about {
+            answered += 1;
+        } else {
+            parse_move(&got);
+            moves += 1;
+        }
+    }
+    assert_eq!((refused, answered, moves), (20 - fits, fits, 1));
+    if let Some(kb) = peak_rss_kb(e.pid()) {
+        eprintln!("gomocup byte flood: peak RSS {} MB", kb / 1024);
+        assert!(kb < 200 * 1024, "peak RSS {kb} kB");
+    }
+    e.send("END");
+    finish(e);
+}
+
+/// A `BOARD` block that never ends keeps at most a board of stones: a million stone lines
+/// after `BOARD` (16 MB) hold no more memory than a full board, and the `DONE` that
+/// finally comes gets one ERROR naming the first line too many.
+#[test]
+fn an_endless_board_block_is_bounded() {
+    let _turn = serial();
+    let mut e = game(&["INFO timeout_turn 100"]);
+    e.send("BOARD");
+    let chunk = "10,10,1\n".repeat(10_000);
+    for _ in 0..200 {
+        e.send_raw(chunk.as_bytes());
+    }
+    e.send("DONE");
+    expect(
+        &mut e,
+        "ERROR BOARD line 226: more stones than the board's 225 squares; the board was not changed",
+    );
+    if let Some(kb) = peak_rss_kb(e.pid()) {
+        eprintln!("endless BOARD block: peak RSS {} MB", kb / 1024);
+        // Keeping the two million lines would take far more (each a String of 8 bytes
+        // plus its allocation); the brain alone needs some tens of MB for its table.
+        assert!(kb < 150 * 1024, "peak RSS {kb} kB");
+    }
+    e.send("BEGIN");
+    parse_move(&e.recv().expect("a move"));
+    e.send("END");
+    finish(e);
+}
+
 /// Ends a brain that is thinking, with `END` or by closing its input: it exits at once,
 /// and writes nothing more (not even the move, nor the reply to a line queued behind it).
 fn ends_a_search(end: bool) {

@@ -393,7 +393,7 @@ fn numbers_in_every_numeric_field() {
             if value != "0" {
                 s.reject(
                     format!("setoption name Seed value {value}").as_bytes(),
-                    "setoption: Seed must be a whole number from 0 to 9223372036854775807",
+                    "setoption: Seed must be a whole number from 0 to 2147483647",
                 );
             }
         }
@@ -415,10 +415,7 @@ fn numbers_in_every_numeric_field() {
             "a board of 4294967295x4294967295",
         ),
         ("setoption name Hash value 65537", "Hash must be"),
-        (
-            "setoption name Seed value 9223372036854775808",
-            "Seed must be",
-        ),
+        ("setoption name Seed value 2147483648", "Seed must be"),
         ("setoption name Hash value 064", "Hash must be"),
     ] {
         s.reject(line.as_bytes(), needle);
@@ -558,7 +555,7 @@ fn malformed_commands() {
         // Unknown commands, and things that look like commands.
         ("ponderhit", "unknown command 'ponderhit'"),
         ("register later", "unknown command 'register'"),
-        ("debug on", "unknown command 'debug'"),
+        ("debug maybe", "debug: expected 'on' or 'off', got 'maybe'"),
         ("d", "unknown command 'd'"),
         ("'isready'", "unknown command ''isready''"),
         ("\"uci\"", "unknown command '\"uci\"'"),
@@ -871,4 +868,76 @@ fn every_edge_geometry() {
         ok && rest.is_empty() && !stderr.contains("panicked"),
         "{rest:?} {stderr}"
     );
+}
+
+/// The peak resident memory of process `pid` in kB (VmHWM), where /proc has it.
+fn peak_rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Commands waiting for a running search are bounded in bytes as well as in number: a
+/// flood of 4 MiB `position` lines during `go infinite` fills 16 MiB of queue, each line
+/// past that gets one error line and is dropped, and nothing else is lost: the lines that
+/// were queued all take effect, in order, when the search is stopped. Memory stays far
+/// below what keeping every line would take (30 lines of 4 MiB, 120 MiB of text).
+#[test]
+fn the_queue_is_bounded_in_bytes() {
+    const LIMIT: usize = 16 << 20;
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("go infinite");
+    // Legal positions padded to just under 4 MiB with blanks (which separate tokens): line
+    // i plays i+1 stones, so `show` tells which was the last one carried out.
+    let squares = ["h8", "g8", "h9", "g9", "h10", "g10", "h11"];
+    let line = |i: usize| {
+        let moves = squares[..=i % squares.len()].join(" ");
+        let pad = (4 << 20) - 64 - moves.len();
+        format!("position startpos moves{}{moves}", " ".repeat(pad))
+    };
+    let length = line(0).len();
+    let fits = LIMIT / length;
+    assert_eq!(fits, 4, "{length}");
+    let mut errors = 0;
+    for i in 0..30 {
+        e.send(&line(i % fits));
+        if i >= fits {
+            errors += 1;
+        }
+    }
+    e.send("isready");
+    let got = e.recv_until("readyok");
+    let dropped: Vec<&String> = got
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(dropped.len(), errors, "{dropped:?}");
+    for l in &dropped {
+        assert!(
+            l.starts_with("info string error: position: the commands waiting for the running job to end already hold ")
+                && l.ends_with(&format!("over the limit of {LIMIT}; it was dropped")),
+            "{l}"
+        );
+    }
+    if let Some(kb) = peak_rss_kb(e.pid()) {
+        eprintln!("queue flood: peak RSS {} MB", kb / 1024);
+        // Generous: the queue (16 MiB), the lines read ahead (16 MiB), one line parsed,
+        // the allocator's slack; keeping all 30 lines would take 120 MiB of text alone.
+        assert!(kb < 110 * 1024, "peak RSS {kb} kB");
+    }
+    // Short commands still fit beside the big ones: the limit is on bytes, not lines.
+    e.send("position startpos moves h8 g8 h9 g9");
+    e.send("stop");
+    e.recv_until("bestmove");
+    e.send("show");
+    let shown = e.recv_until("position board");
+    assert!(
+        shown
+            .iter()
+            .any(|l| l == "game 15x15 k=5, 4 stones, x to move"),
+        "{shown:?}"
+    );
+    let (rest, ok, stderr) = e.finish();
+    assert!(ok && rest.is_empty(), "{rest:?} {stderr}");
 }

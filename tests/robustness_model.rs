@@ -7,8 +7,11 @@
 //! by line: a predicted error must get exactly one `info string error:` line naming the
 //! command (for a bad move, the move's number and square), a valid command none, and `show`
 //! must end with the status line and `position board` line the model computes. A rare
-//! `go depth 1` must give exactly one legal `bestmove`. Searches are kept rare so that the
-//! run takes seconds.
+//! `go depth 1` must give exactly one legal `bestmove`. The model knows the queue too: now
+//! and then a `go infinite` is followed by queued jobs (more `go infinite`s among them) and
+//! positions, then `stop`, then more commands; every job before the stop must end, each
+//! `go` with one legal `bestmove` for the position it was queued behind, and what follows
+//! the stop must run as usual. Searches are kept rare so that the run takes seconds.
 
 mod common;
 
@@ -534,6 +537,111 @@ impl Generator {
 }
 
 /// Reads one line, failing the test if the engine is silent for too long.
+/// The lines of one `go` up to its `bestmove`: exactly one, legal in `model` (or `(none)`
+/// when the game is over).
+fn check_search(model: &Model, lines: &[String]) {
+    let best = lines.last().map(String::as_str).unwrap_or_default();
+    if model.over() {
+        assert_eq!(best, "bestmove (none)", "{:?}", model.shown());
+    } else {
+        let sq = best.strip_prefix("bestmove ").unwrap_or_default();
+        let file = usize::from(sq.as_bytes().first().copied().unwrap_or(b'?'))
+            .wrapping_sub(usize::from(b'a'));
+        let rank: usize = sq.get(1..).and_then(|r| r.parse().ok()).unwrap_or(0);
+        assert!(
+            file < model.columns
+                && (1..=model.rows).contains(&rank)
+                && model.cells[(rank - 1) * model.columns + file].is_none(),
+            "illegal {best} in {:?}",
+            model.shown()
+        );
+    }
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{lines:?}"
+    );
+}
+
+/// One job in a queue, and the model it will see.
+enum Queued {
+    /// A `go`, to be checked against this model.
+    Go(Model),
+    /// `perft 1` with this many leaves (unless stopped).
+    Perft(usize),
+}
+
+/// Sends `go infinite`, a random queue of jobs (`go infinite`, `go depth 1`, `perft 1`) and
+/// valid positions behind it, `stop`, then a position and a `go depth 1` after the stop, all
+/// in one write; checks every reply in order. With the old rule (`stop` waiting behind
+/// queued jobs) a second `go infinite` on a board too big to prove would never end. Returns
+/// the commands sent and the searches among them.
+fn queued_jobs(g: &mut Generator, e: &mut Engine) -> (usize, usize) {
+    let perft_leaves = |m: &Model| {
+        if m.over() {
+            0
+        } else {
+            m.cells.len() - m.stones()
+        }
+    };
+    let mut text = String::from("go infinite\n");
+    let mut jobs = vec![Queued::Go(g.model.clone())];
+    for _ in 0..g.rng.random_range(1..=6) {
+        match g.rng.random_range(0..4) {
+            0 => {
+                text.push_str("go infinite\n");
+                jobs.push(Queued::Go(g.model.clone()));
+            }
+            1 => {
+                text.push_str("go depth 1\n");
+                jobs.push(Queued::Go(g.model.clone()));
+            }
+            2 => {
+                text.push_str("perft 1\n");
+                jobs.push(Queued::Perft(perft_leaves(&g.model)));
+            }
+            _ => {
+                // Only positions that are carried out: a refused line's error would come at
+                // once (bad syntax) or in its turn (an illegal move), and that is checked
+                // elsewhere.
+                let before = g.model.clone();
+                match g.position_startpos() {
+                    (line, Expect::Silent) => {
+                        text.push_str(&line);
+                        text.push('\n');
+                    }
+                    _ => g.model = before,
+                }
+            }
+        }
+    }
+    text.push_str("stop\n");
+    let after = g.position_startpos();
+    let after_sent = matches!(after.1, Expect::Silent);
+    if after_sent {
+        text.push_str(&after.0);
+        text.push('\n');
+    }
+    text.push_str("go depth 1\n");
+    e.send_raw(text.as_bytes());
+    let searches = jobs.iter().filter(|j| matches!(j, Queued::Go(_))).count() + 1;
+    for job in &jobs {
+        match job {
+            Queued::Go(model) => check_search(model, &e.recv_until("bestmove")),
+            Queued::Perft(leaves) => {
+                let got = recv(e, "a queued perft 1");
+                let done = format!("perft depth 1 nodes {leaves} time ");
+                assert!(
+                    got.starts_with(&done) || got == "info string perft 1 stopped",
+                    "{got:?}"
+                );
+            }
+        }
+    }
+    check_search(&g.model, &e.recv_until("bestmove"));
+    (text.lines().count(), searches)
+}
+
 fn recv(e: &mut Engine, context: &str) -> String {
     match e.recv() {
         Some(l) => l,
@@ -565,34 +673,25 @@ fn run(seed: u64, count: usize) {
     };
     let start = Instant::now();
     let (mut commands, mut errors, mut searches, mut shows) = (0usize, 0usize, 0usize, 0usize);
+    let mut queues = 0usize;
     while commands < count {
         // A rare search: it must give exactly one bestmove, on an empty square, or none when
         // the game is over. It runs alone, so that its output cannot interleave with others.
         if g.rng.random_ratio(1, 300) {
             e.send("go depth 1");
-            let lines = e.recv_until("bestmove");
-            let best = lines.last().map(String::as_str).unwrap_or_default();
-            if g.model.over() {
-                assert_eq!(best, "bestmove (none)", "{:?}", g.model.shown());
-            } else {
-                let sq = best.strip_prefix("bestmove ").unwrap_or_default();
-                let file =
-                    usize::from(sq.as_bytes().first().copied().unwrap_or(b'?')) - usize::from(b'a');
-                let rank: usize = sq.get(1..).and_then(|r| r.parse().ok()).unwrap_or(0);
-                assert!(
-                    file < g.model.columns
-                        && (1..=g.model.rows).contains(&rank)
-                        && g.model.cells[(rank - 1) * g.model.columns + file].is_none(),
-                    "illegal {best} in {:?}",
-                    g.model.shown()
-                );
-            }
-            assert_eq!(
-                lines.iter().filter(|l| l.starts_with("bestmove")).count(),
-                1
-            );
+            check_search(&g.model, &e.recv_until("bestmove"));
             commands += 1;
             searches += 1;
+            continue;
+        }
+        // A queue of jobs behind a `go infinite`, then `stop`: every job sent before the stop
+        // ends (each `go` with one bestmove, legal in the position it searched), whatever
+        // the limits; what is sent after the stop runs as usual.
+        if g.rng.random_ratio(1, 200) {
+            let (sent, searched) = queued_jobs(&mut g, &mut e);
+            commands += sent;
+            searches += searched;
+            queues += 1;
             continue;
         }
         // perft runs as a job too (a show sent behind it would be answered at once).
@@ -670,9 +769,10 @@ fn run(seed: u64, count: usize) {
     assert!(ok && !stderr.contains("panicked"), "{stderr}");
     // The run must have covered the interesting cases, or it proves little.
     assert!(errors > count / 5, "{errors} errors");
+    assert!(queues > count / 10_000, "{queues} queues");
     eprintln!(
-        "model, seed {seed}: {commands} commands ({errors} errors, {searches} searches) and {shows} shows \
-         in {:?}; 0 disagreements, 0 crashes, 0 hangs",
+        "model, seed {seed}: {commands} commands ({errors} errors, {searches} searches, \
+         {queues} stopped queues) and {shows} shows in {:?}; 0 disagreements, 0 crashes, 0 hangs",
         start.elapsed()
     );
 }

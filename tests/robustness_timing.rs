@@ -304,8 +304,8 @@ fn commands_during_a_search_wait_and_do_not_touch_it() {
     );
     e.send("isready");
     e.recv_until("readyok");
-    // The stop is for the waiting `go depth 1`, so the first search runs on.
-    e.send("stop");
+    // Nothing ends the search by itself (a `stop` would end it and, as it starts, the
+    // waiting `go depth 1`: tests/engine_io.rs), so the commands go on waiting.
     std::thread::sleep(Duration::from_millis(200));
     e.send("isready");
     let got = e.recv_until("readyok");

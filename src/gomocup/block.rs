@@ -10,13 +10,16 @@
 //! The block reader takes each line after `BOARD`, keeps the stones and the first problem,
 //! and says when the block ends: at `DONE`, or at any other command, which means the manager
 //! has moved on without `DONE`. The board it describes is built only at the end, so that a
-//! refused block changes nothing.
+//! refused block changes nothing. It keeps at most as many stones as the board has squares
+//! (any more could only be doubles or off the board): a block that never reaches `DONE`
+//! holds bounded memory, whatever follows `BOARD`.
 
 use super::board::{Board, BoardError, Stone};
 use super::command::{
     BlockLine, Command, Coord, Field, ParseError, ParseErrorKind, parse_block_line,
 };
 use crate::io::{Input, MAX_LINE_BYTES};
+use crate::rules::MAX_CELLS;
 
 /// A block being read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,26 +67,43 @@ impl Block {
 }
 
 /// The lines of a `BOARD` block read so far.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardBlock {
     /// Lines read so far (for error messages).
     lines: usize,
     /// Stones with the number of the line that gave them.
     stones: Vec<(usize, Coord, Field)>,
+    /// The most stones kept: the board's squares.
+    capacity: usize,
     /// The first bad line.
     error: Option<BlockError>,
 }
 
+impl Default for BoardBlock {
+    fn default() -> BoardBlock {
+        BoardBlock::new(MAX_CELLS)
+    }
+}
+
 impl BoardBlock {
-    /// An empty block, right after `BOARD`.
-    pub fn new() -> BoardBlock {
-        BoardBlock::default()
+    /// An empty block, right after `BOARD`, for a board of `squares` squares (at most
+    /// [`MAX_CELLS`], the largest board kinrow plays, whatever is asked).
+    pub fn new(squares: usize) -> BoardBlock {
+        BoardBlock {
+            lines: 0,
+            stones: Vec::new(),
+            capacity: squares.min(MAX_CELLS),
+            error: None,
+        }
     }
 
     fn take(&mut self, line: BlockLine) {
         self.lines += 1;
         match line {
             BlockLine::Blank | BlockLine::Command(_) => {}
+            BlockLine::Stone(..) if self.stones.len() >= self.capacity => {
+                self.fail(BlockErrorKind::TooManyStones(self.capacity));
+            }
             BlockLine::Stone(at, field) => self.stones.push((self.lines, at, field)),
             BlockLine::Bad(e) => self.fail(BlockErrorKind::Syntax(e.kind().clone())),
         }
@@ -173,6 +193,10 @@ pub enum BlockErrorKind {
     /// The stone cannot stand there.
     #[error(transparent)]
     Place(BoardError),
+    /// A stone past the board's number of squares: some stone must be doubled or off the
+    /// board, and the block is not kept further.
+    #[error("more stones than the board's {0} squares")]
+    TooManyStones(usize),
 }
 
 #[cfg(test)]
@@ -181,7 +205,7 @@ mod tests {
 
     /// Feeds `lines` to a new `BOARD` block; returns it and the step of the last line.
     fn read(lines: &[&str]) -> (Block, Step) {
-        let mut block = Block::Board(BoardBlock::new());
+        let mut block = Block::Board(BoardBlock::new(15 * 15));
         let mut last = Step::More;
         for line in lines {
             last = block.line(line);
@@ -194,6 +218,25 @@ mod tests {
             Block::Board(b) => b.board(15, 15),
             Block::Swap2 => panic!("a BOARD block"),
         }
+    }
+
+    /// A block that never ends keeps no more stones than the board has squares, and is
+    /// refused at the first stone past that.
+    #[test]
+    fn a_block_holds_at_most_a_board_of_stones() {
+        let mut block = BoardBlock::new(3 * 2);
+        for i in 0..100_000u32 {
+            block.take(parse_block_line(&format!("{},{},1", i % 3, i % 2)));
+        }
+        assert_eq!(block.stones.len(), 6);
+        assert!(block.stones.capacity() <= 8);
+        assert_eq!(block.lines, 100_000);
+        let e = block.board(3, 2).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "BOARD line 7: more stones than the board's 6 squares"
+        );
+        assert_eq!(BoardBlock::new(usize::MAX).capacity, 225);
     }
 
     #[test]
@@ -250,7 +293,7 @@ mod tests {
 
     #[test]
     fn unreadable_lines_count() {
-        let mut block = Block::Board(BoardBlock::new());
+        let mut block = Block::Board(BoardBlock::new(15 * 15));
         assert_eq!(block.line("1,1,1"), Step::More);
         block.unreadable(Unreadable::TooLong(MAX_LINE_BYTES + 1));
         let e = board_of(block).expect_err("line 2 was too long");

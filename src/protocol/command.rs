@@ -84,6 +84,9 @@ pub enum Command {
     Uci,
     /// `isready`
     IsReady,
+    /// `debug on` (true) or `debug off` (false): UCI's debug mode, which GUIs such as
+    /// cutechess-cli send at the start of every game.
+    Debug(bool),
     /// `newgame [<columns> <rows> <k>]` or `ucinewgame` (no numbers).
     NewGame(Option<(u32, u32, u32)>),
     /// `position ...`

@@ -175,6 +175,7 @@ impl<'a, 'b> Words<'a, 'b> {
 /// | command | text |
 /// | --- | --- |
 /// | `Uci`, `IsReady`, `Stop`, `Quit`, `Show`, `Bench`, `Solve` | `uci`, `isready`, ... |
+/// | `Debug(true)`, `Debug(false)` | `debug on`, `debug off` |
 /// | `NewGame(None)` | `newgame` (never `ucinewgame`) |
 /// | `NewGame(Some((15, 15, 5)))` | `newgame 15 15 5` |
 /// | `Position(spec)` | `position startpos moves b2 c3`, `position board x../.../... o` |
@@ -193,6 +194,8 @@ impl fmt::Display for Command {
         match self {
             Command::Uci => f.write_str("uci"),
             Command::IsReady => f.write_str("isready"),
+            Command::Debug(true) => f.write_str("debug on"),
+            Command::Debug(false) => f.write_str("debug off"),
             Command::NewGame(None) => f.write_str("newgame"),
             Command::NewGame(Some((columns, rows, k))) => {
                 write!(f, "newgame {columns} {rows} {k}")
@@ -299,6 +302,8 @@ mod tests {
                 "setoption name Clear Hash",
             ),
             (Command::Perft(5), "perft 5"),
+            (Command::Debug(true), "debug on"),
+            (Command::Debug(false), "debug off"),
         ];
         for (command, text) in cases {
             assert_eq!(command.to_string(), text);

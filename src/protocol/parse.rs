@@ -13,7 +13,7 @@
 //!
 //! ```text
 //! line       = blank | comment | command
-//! command    = "uci" | "isready" | "ucinewgame" | newgame | position | go | "stop" | "quit"
+//! command    = "uci" | "isready" | debug | "ucinewgame" | newgame | position | go | "stop" | "quit"
 //!            | setoption | "show" | perft | "bench" | "solve"
 //! ```
 
@@ -56,6 +56,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
     let command = match keyword {
         "uci" => bare("uci", Command::Uci, tokens),
         "isready" => bare("isready", Command::IsReady, tokens),
+        "debug" => debug(tokens),
         "ucinewgame" => bare("ucinewgame", Command::NewGame(None), tokens),
         "newgame" => newgame(tokens),
         "position" => position(tokens),
@@ -91,7 +92,19 @@ fn bare(
     Ok(command)
 }
 
-/// `newgame = "newgame" [unsigned unsigned unsigned]` (columns, rows, k; each fits a `u32`)
+/// `debug = "debug" ("on" | "off")`
+fn debug(mut tokens: Tokens<'_>) -> Result<Command, ParseError> {
+    const DEBUG: &str = "debug";
+    let on = match tokens.next() {
+        Some("on") => true,
+        Some("off") => false,
+        got => return Err(expected(DEBUG, "'on' or 'off'", got)),
+    };
+    end(DEBUG, tokens)?;
+    Ok(Command::Debug(on))
+}
+
+/// `newgame = ""newgame" [unsigned unsigned unsigned]` (columns, rows, k; each fits a `u32`)
 fn newgame(mut tokens: Tokens<'_>) -> Result<Command, ParseError> {
     const NEWGAME: &str = "newgame";
     match tokens.clone().count() {

@@ -6,9 +6,11 @@
 //! state simple. Commands take effect in the order they arrive, as if each waited for the
 //! engine to be idle: while a job runs, a command that needs the engine idle (`go`,
 //! `position`, `setoption`, ...) waits in a queue and runs when the job ends, so a running
-//! search is never changed under its feet. `isready` and `quit` act at once, and so does
-//! `stop` when nothing is waiting (otherwise it waits its turn, and stops the search that the
-//! queue has started by then).
+//! search is never changed under its feet. `isready`, `debug`, `stop` and `quit` act at once,
+//! whatever waits: `stop` stops the running job and marks every job-starting command already
+//! waiting, so that each is stopped as soon as it starts (and still reports, a `go` with its
+//! `bestmove`); `quit` stops the job and drops the queue. Cutechess-cli and fastchess send
+//! `stop` to end a search now, so it must not wait behind anything.
 
 mod job;
 mod limits;
@@ -19,7 +21,10 @@ pub use limits::limits_for;
 pub use options::{Change, OptionError, Options, Variant};
 
 use crate::engine::{Engine, Search};
-use crate::io::{Flow, Input, MAX_LINE_BYTES, Output, log_received, spawn_stdin_reader};
+use crate::io::{
+    Flow, Input, MAX_LINE_BYTES, Output, ReadAhead, log_received, read_ahead_cost,
+    spawn_bounded_stdin_reader,
+};
 use crate::protocol::game::{SpecPositionError, position_of};
 use crate::protocol::{self, Command, GoParams, PositionSpec, Reply};
 use crate::rules::{Geometry, Outcome, Position, Tables};
@@ -43,6 +48,12 @@ pub const AUTHOR: &str = "the kinrow developers";
 /// bounded whatever the input.
 pub const MAX_PENDING: usize = 100_000;
 
+/// How many bytes of command text may wait behind a running job, in all; a command that
+/// would take the total past this is refused. Waiting commands are kept as the text of
+/// their lines (and parsed again when their turn comes), so this bounds their memory: a
+/// parsed `position` can be several times larger than its line.
+pub const MAX_PENDING_BYTES: usize = 16 << 20;
+
 /// Everything the session reacts to.
 pub enum Event {
     /// Something read from stdin.
@@ -51,6 +62,18 @@ pub enum Event {
     Output(Reply),
     /// The running job has ended with these last replies.
     Done(Vec<Reply>),
+}
+
+/// A command waiting for the running job to end.
+struct Pending {
+    /// Its line, which parsed: it is parsed again when its turn comes.
+    line: Box<str>,
+    /// Whether it starts a job.
+    starts_job: bool,
+    /// Whether it needs the engine idle.
+    needs_idle: bool,
+    /// A `stop` arrived after it: the job it starts is stopped as soon as it starts.
+    stopped: bool,
 }
 
 /// The engine state machine.
@@ -63,7 +86,9 @@ pub struct Session<W: Write> {
     options: Options,
     rng: StdRng,
     /// Commands waiting for the running job to end, in arrival order.
-    pending: VecDeque<Command>,
+    pending: VecDeque<Pending>,
+    /// The bytes of their lines, in all.
+    pending_bytes: usize,
 }
 
 impl<W: Write> Session<W> {
@@ -90,6 +115,7 @@ impl<W: Write> Session<W> {
             rng: seeded(options.seed),
             options,
             pending: VecDeque::new(),
+            pending_bytes: 0,
         })
     }
 
@@ -152,16 +178,32 @@ impl<W: Write> Session<W> {
         };
         match command {
             Command::IsReady => self.emit(Reply::ReadyOk),
+            // Accepted and otherwise ignored: the engine's diagnostics go to stderr, chosen
+            // by `RUST_LOG`, and nothing else would change. It changes no state, so it needs
+            // no place in the queue.
+            Command::Debug(_) => {}
             Command::Quit => return self.quit(),
-            // A stop belongs to the last job started before it: the running one, unless a
-            // job-starting command still waits, in which case it waits behind that one.
-            Command::Stop if !self.pending.iter().any(starts_job) => self.execute(Command::Stop),
+            Command::Stop => self.stop(),
             c if self.pending.is_empty() && (!self.is_busy() || !needs_idle(&c)) => self.execute(c),
             c if self.pending.len() >= MAX_PENDING => self.error(format!(
                 "{}: {MAX_PENDING} commands are already waiting for the running job to end; this one was dropped",
                 command_name(&c)
             )),
-            c => self.pending.push_back(c),
+            c if self.pending_bytes + line.len() > MAX_PENDING_BYTES => self.error(format!(
+                "{}: the commands waiting for the running job to end already hold {} bytes, and this line of {} bytes would take them over the limit of {MAX_PENDING_BYTES}; it was dropped",
+                command_name(&c),
+                self.pending_bytes,
+                line.len()
+            )),
+            c => {
+                self.pending_bytes += line.len();
+                self.pending.push_back(Pending {
+                    line: line.into(),
+                    starts_job: starts_job(&c),
+                    needs_idle: needs_idle(&c),
+                    stopped: false,
+                });
+            }
         }
         Flow::Continue
     }
@@ -172,7 +214,8 @@ impl<W: Write> Session<W> {
         match command {
             Command::Uci => self.uci(),
             Command::IsReady => self.emit(Reply::ReadyOk),
-            Command::Stop => self.engine.stop(),
+            Command::Debug(_) => {}
+            Command::Stop => self.stop(),
             Command::Quit => {}
             Command::Show => {
                 for line in show::diagram(&self.position) {
@@ -192,16 +235,34 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Stops the running job at once, and every job that a command already waiting will
+    /// start, as soon as it starts. Commands sent after the `stop` are not touched.
+    fn stop(&mut self) {
+        self.engine.stop();
+        for waiting in &mut self.pending {
+            waiting.stopped |= waiting.starts_job;
+        }
+    }
+
     /// Runs waiting commands until one needs the engine idle while a job runs (or none is
-    /// left). A `stop` is carried out even then: it is meant for the job its predecessors
-    /// started.
+    /// left).
     fn run_pending(&mut self) {
-        while let Some(c) = self.pending.pop_front() {
-            if self.is_busy() && needs_idle(&c) {
-                self.pending.push_front(c);
+        while let Some(waiting) = self.pending.pop_front() {
+            if self.is_busy() && waiting.needs_idle {
+                self.pending.push_front(waiting);
                 break;
             }
-            self.execute(c);
+            self.pending_bytes -= waiting.line.len();
+            match protocol::parse_line(&waiting.line) {
+                Ok(Some(command)) => self.execute(command),
+                // It parsed when it arrived, and parsing depends on nothing else.
+                other => log::error!("a waiting line no longer parses ({other:?}); dropped"),
+            }
+            if waiting.stopped {
+                // The job has just started (or there was none to start: a `go` on a finished
+                // game answers at once); either way it still reports as usual.
+                self.engine.stop();
+            }
         }
     }
 
@@ -218,6 +279,7 @@ impl<W: Write> Session<W> {
     /// and ends the session.
     fn quit(&mut self) -> Flow {
         self.pending.clear();
+        self.pending_bytes = 0;
         self.engine.stop();
         Flow::Quit
     }
@@ -364,9 +426,19 @@ pub fn run() -> ExitCode {
         Ok(session) => session,
         Err(e) => return cannot_start(&e),
     };
-    spawn_stdin_reader(move |input, _| events.send(Event::Input(input)).is_ok());
+    // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
+    let ahead = ReadAhead::new();
+    spawn_bounded_stdin_reader(ahead.clone(), move |input, _| {
+        events.send(Event::Input(input)).is_ok()
+    });
     while let Ok(event) = inbox.recv() {
-        if session.handle(event) == Flow::Quit {
+        let read = match &event {
+            Event::Input(input) => read_ahead_cost(input),
+            _ => 0,
+        };
+        let flow = session.handle(event);
+        ahead.release(read);
+        if flow == Flow::Quit {
             break;
         }
     }
@@ -445,6 +517,7 @@ fn command_name(c: &Command) -> &'static str {
     match c {
         Command::Uci => "uci",
         Command::IsReady => "isready",
+        Command::Debug(_) => "debug",
         Command::NewGame(_) => "newgame",
         Command::Position(_) => "position",
         Command::Go(_) => "go",

@@ -11,6 +11,9 @@ pub const HASH_MIN: i64 = 1;
 pub const HASH_MAX: i64 = 65536;
 /// The table's size until `Hash` changes it, in MB.
 pub const HASH_DEFAULT: i64 = 16;
+/// The largest `Seed`: every advertised range fits a 32-bit signed integer, because GUIs
+/// read spin values as one (cutechess-cli refuses the option otherwise).
+pub const SEED_MAX: i64 = i32::MAX as i64;
 
 /// The games cutechess knows by name, selected with `setoption name UCI_Variant`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,7 +180,7 @@ pub fn specs() -> Vec<OptionSpec> {
             kind: OptionKind::Spin {
                 default: defaults.seed as i64,
                 min: 0,
-                max: i64::MAX,
+                max: SEED_MAX,
             },
         },
         OptionSpec {
@@ -230,7 +233,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
     } else if name_is("Seed") {
         ("Seed", |v| {
             plain_number(v)
-                .filter(|&n| n <= i64::MAX as u64)
+                .filter(|&n| n <= SEED_MAX as u64)
                 .map(Change::Seed)
         })
     } else if name_is("Eval") {
@@ -293,7 +296,7 @@ fn expected(option: &str) -> String {
         "Rule" => "freestyle or exact".into(),
         "UCI_Variant" => format!("one of {}", Variant::ALL.map(|v| v.name()).join(", ")),
         "Hash" => format!("a whole number of MB from {HASH_MIN} to {HASH_MAX}"),
-        "Seed" => format!("a whole number from 0 to {}", i64::MAX),
+        "Seed" => format!("a whole number from 0 to {SEED_MAX}"),
         "Eval" => format!("one of {}", EvalKind::ALL.map(|k| k.name()).join(", ")),
         _ => "true or false".into(),
     }
@@ -302,6 +305,27 @@ fn expected(option: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// GUIs such as cutechess-cli read `min`, `max` and `default` as 32-bit signed integers.
+    #[test]
+    fn spin_ranges_fit_32_bits() {
+        let fits = |n: i64| i32::try_from(n).is_ok();
+        for spec in specs() {
+            if let OptionKind::Spin { default, min, max } = spec.kind {
+                assert!(fits(default) && fits(min) && fits(max), "{}", spec.name);
+            }
+        }
+        assert_eq!(
+            parse_change("Seed", Some("2147483647")),
+            Ok(Change::Seed(2_147_483_647))
+        );
+        assert_eq!(
+            parse_change("Seed", Some("2147483648"))
+                .unwrap_err()
+                .to_string(),
+            "setoption: Seed must be a whole number from 0 to 2147483647, got '2147483648'"
+        );
+    }
 
     #[test]
     fn changes() {

@@ -62,6 +62,11 @@ impl Engine {
         }
     }
 
+    /// The engine's process id (to read its /proc/<pid>/status).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{line}").expect("engine accepts input");

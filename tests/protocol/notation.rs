@@ -75,6 +75,7 @@ pub fn describe(parsed: Option<&Command>) -> String {
     match command {
         Command::Uci => "Uci".into(),
         Command::IsReady => "IsReady".into(),
+        Command::Debug(on) => format!("Debug {}", if *on { "on" } else { "off" }),
         Command::Stop => "Stop".into(),
         Command::Quit => "Quit".into(),
         Command::Show => "Show".into(),

@@ -17,14 +17,17 @@
 mod info;
 mod moves;
 
-use super::block::{Block, Unreadable};
+use super::block::{Block, BoardBlock, Unreadable};
 use super::board::Stone;
 use super::budget::TimeControl;
 use super::command::{Command, ParseError, parse_command};
 use super::game::{Game, Rules};
 use super::reply::{ABOUT, Reply};
 use crate::engine::{Engine, JobError, Search};
-use crate::io::{Flow, Input, Output, log_received, spawn_stdin_reader};
+use crate::io::{
+    Flow, Input, Output, ReadAhead, log_received, read_ahead_cost, spawn_bounded_stdin_reader,
+};
+use crate::rules::MAX_CELLS;
 use crate::rules::Position;
 use crate::search::{SearchResult, Settings, TableSizeError, time};
 use rand::SeedableRng;
@@ -206,11 +209,17 @@ impl<W: Write> Session<W> {
             Input::Line(line) => line.len(),
             _ => 0,
         };
-        if self.pending.len() >= MAX_PENDING_LINES || self.pending_bytes + size > MAX_PENDING_BYTES
-        {
+        if self.pending.len() >= MAX_PENDING_LINES {
             self.emit(Reply::Error(format!(
                 "{} lines are already waiting for the search to end; this one was dropped",
                 self.pending.len()
+            )));
+            return Flow::Continue;
+        }
+        if self.pending_bytes + size > MAX_PENDING_BYTES {
+            self.emit(Reply::Error(format!(
+                "the lines waiting for the search to end already hold {} bytes, and this one of {size} bytes would take them over the limit of {MAX_PENDING_BYTES}; it was dropped",
+                self.pending_bytes
             )));
             return Flow::Continue;
         }
@@ -273,7 +282,13 @@ impl<W: Write> Session<W> {
             Command::Turn(c) => self.turn(c, at),
             Command::Play(c) => self.play(c),
             Command::Takeback(c) => self.takeback(c),
-            Command::Board => self.block = Some((Block::Board(Default::default()), at)),
+            Command::Board => {
+                // Bounded by the board, so that a block without DONE cannot grow for ever.
+                let squares = self.game.as_ref().map_or(MAX_CELLS, |g| {
+                    g.board.width() as usize * g.board.height() as usize
+                });
+                self.block = Some((Block::Board(BoardBlock::new(squares)), at));
+            }
             Command::Swap2Board => self.block = Some((Block::Swap2, at)),
             Command::Done => self.emit(Reply::Error(
                 "DONE: there is no BOARD or SWAP2BOARD to finish".into(),
@@ -376,9 +391,19 @@ pub fn run() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    spawn_stdin_reader(move |input, at| events.send(Event::Input { input, at }).is_ok());
+    // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
+    let ahead = ReadAhead::new();
+    spawn_bounded_stdin_reader(ahead.clone(), move |input, at| {
+        events.send(Event::Input { input, at }).is_ok()
+    });
     while let Ok(event) = inbox.recv() {
-        if session.handle(event) == Flow::Quit {
+        let read = match &event {
+            Event::Input { input, .. } => read_ahead_cost(input),
+            _ => 0,
+        };
+        let flow = session.handle(event);
+        ahead.release(read);
+        if flow == Flow::Quit {
             break;
         }
     }
