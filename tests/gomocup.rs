@@ -492,13 +492,6 @@ fn a_flood_during_a_search_is_bounded() {
     finish(e);
 }
 
-/// The peak resident memory of process `pid` in kB (VmHWM), where /proc has it.
-fn peak_rss_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 /// Lines waiting for a search are bounded in bytes too: 4 MiB lines (an `ABOUT` padded with
 /// blanks) fill the 16 MiB, each further one gets one ERROR, and the ones that fit are all
 /// answered after the move.
@@ -531,7 +524,7 @@ fn a_byte_flood_during_a_search_is_bounded() {
         }
     }
     assert_eq!((refused, answered, moves), (20 - fits, fits, 1));
-    if let Some(kb) = peak_rss_kb(e.pid()) {
+    if let Some(kb) = common::proc_kb(e.pid(), "VmHWM") {
         eprintln!("gomocup byte flood: peak RSS {} MB", kb / 1024);
         assert!(kb < 200 * 1024, "peak RSS {kb} kB");
     }
@@ -556,7 +549,7 @@ fn an_endless_board_block_is_bounded() {
         &mut e,
         "ERROR BOARD line 226: more stones than the board's 225 squares; the board was not changed",
     );
-    if let Some(kb) = peak_rss_kb(e.pid()) {
+    if let Some(kb) = common::proc_kb(e.pid(), "VmHWM") {
         eprintln!("endless BOARD block: peak RSS {} MB", kb / 1024);
         // Keeping the two million lines would take far more (each a String of 8 bytes
         // plus its allocation); the brain alone needs some tens of MB for its table.

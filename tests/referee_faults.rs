@@ -194,29 +194,8 @@ fn closing_the_output_is_a_disconnect() {
 fn a_line_that_is_not_utf8_is_unparsable_at_once() {
     // With a 20 s stall timeout: scored when the line arrives, not when the wait ends.
     let dir = scratch("notutf8");
-    let jsonl = dir.join("games.jsonl");
-    let spec = format!("cmd={} notutf8 name=fake depth=1", fake_engine());
-    let j = jsonl.display().to_string();
-    let args = [
-        "--engine",
-        &spec,
-        "--engine",
-        "random",
-        "--games",
-        "4",
-        "--seed",
-        "5",
-        "--timeout",
-        "20000",
-        "--jsonl",
-        &j,
-    ];
-    let start = Instant::now();
-    completed_match(&args);
-    let took = start.elapsed();
+    let (games, took) = four_games_against_random(&dir, "notutf8", "20000");
     assert!(took < Duration::from_secs(15), "took {took:?}");
-    let games = read_jsonl(&jsonl);
-    assert_eq!(games.len(), 4);
     for g in &games {
         assert_eq!(g.reason, "unparsable move", "{g:?}");
         assert_eq!(fake_moves(g), 0, "{g:?}");
@@ -248,13 +227,6 @@ fn a_second_bestmove_is_never_taken_as_the_next_move() {
     }
 }
 
-/// The resident memory of process `pid` in kB, if it still runs.
-fn resident_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 #[test]
 fn an_engine_that_floods_its_output_costs_bounded_memory() {
     // The flooder writes info lines without end from its first move on (and a 64 MiB line
@@ -281,7 +253,7 @@ fn an_engine_that_floods_its_output_costs_bounded_memory() {
         if let Some(status) = child.try_wait().expect("wait") {
             break status;
         }
-        if let Some(kb) = resident_kb(child.id()) {
+        if let Some(kb) = common::proc_kb(child.id(), "VmRSS") {
             peak_kb = peak_kb.max(kb);
         }
         if start.elapsed() > Duration::from_secs(60) {
@@ -306,6 +278,39 @@ fn an_engine_that_floods_its_output_costs_bounded_memory() {
     eprintln!("peak resident memory of the referee: {peak_kb} kB");
 }
 
+/// Four games (seed 5) of the fake engine in `mode` (at depth 1) against the random player,
+/// with a stall timeout of `timeout_ms`, recorded in `dir`: the games, and how long the
+/// match took.
+fn four_games_against_random(
+    dir: &std::path::Path,
+    mode: &str,
+    timeout_ms: &str,
+) -> (Vec<common::referee::JsonGame>, Duration) {
+    let jsonl = dir.join("games.jsonl");
+    let spec = format!("cmd={} {mode} name=fake depth=1", fake_engine());
+    let j = jsonl.display().to_string();
+    let args = [
+        "--engine",
+        &spec,
+        "--engine",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--timeout",
+        timeout_ms,
+        "--jsonl",
+        &j,
+    ];
+    let start = Instant::now();
+    completed_match(&args);
+    let took = start.elapsed();
+    let games = read_jsonl(&jsonl);
+    assert_eq!(games.len(), 4);
+    (games, took)
+}
+
 /// Whether `pid` is a live (not zombie) process running `sleep`.
 fn sleep_running(pid: u32) -> bool {
     let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
@@ -324,33 +329,10 @@ fn a_crash_is_known_from_the_exit_and_the_engines_children_are_ended() {
     // crash is scored at once (not as a stall after the 10 s timeout), and the sleep goes
     // with the engine's process group.
     let dir = scratch("orphan");
-    let (jsonl, orphans) = (dir.join("games.jsonl"), dir.join("orphans"));
-    let spec = format!(
-        "cmd={} orphan={} name=fake depth=1",
-        fake_engine(),
-        orphans.display()
-    );
-    let j = jsonl.display().to_string();
-    let args = [
-        "--engine",
-        &spec,
-        "--engine",
-        "random",
-        "--games",
-        "4",
-        "--seed",
-        "5",
-        "--timeout",
-        "10000",
-        "--jsonl",
-        &j,
-    ];
-    let start = Instant::now();
-    completed_match(&args);
-    let took = start.elapsed();
+    let orphans = dir.join("orphans");
+    let mode = format!("orphan={}", orphans.display());
+    let (games, took) = four_games_against_random(&dir, &mode, "10000");
     assert!(took < Duration::from_secs(9), "took {took:?}");
-    let games = read_jsonl(&jsonl);
-    assert_eq!(games.len(), 4);
     for g in &games {
         assert_eq!(g.reason, "crash", "{g:?}");
         assert!(g.detail.contains("exit status 3"), "{g:?}");

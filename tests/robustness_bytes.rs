@@ -870,13 +870,6 @@ fn every_edge_geometry() {
     );
 }
 
-/// The peak resident memory of process `pid` in kB (VmHWM), where /proc has it.
-fn peak_rss_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 /// Commands waiting for a running search are bounded in bytes as well as in number: a
 /// flood of 4 MiB `position` lines during `go infinite` fills 16 MiB of queue, each line
 /// past that gets one error line and is dropped, and nothing else is lost: the lines that
@@ -920,7 +913,7 @@ fn the_queue_is_bounded_in_bytes() {
             "{l}"
         );
     }
-    if let Some(kb) = peak_rss_kb(e.pid()) {
+    if let Some(kb) = common::proc_kb(e.pid(), "VmHWM") {
         eprintln!("queue flood: peak RSS {} MB", kb / 1024);
         // Generous: the queue (16 MiB), the lines read ahead (16 MiB), one line parsed,
         // the allocator's slack; keeping all 30 lines would take 120 MiB of text alone.

@@ -430,13 +430,6 @@ fn quit_and_end_of_input_during_jobs_exit_promptly() {
     }
 }
 
-/// The resident memory of a process, from /proc (Linux), in kB.
-fn rss_kb(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 #[test]
 fn a_full_queue_refuses_more_and_memory_stays_bounded() {
     let mut e = Proc::start();
@@ -444,7 +437,7 @@ fn a_full_queue_refuses_more_and_memory_stays_bounded() {
     e.send("perft 6");
     e.send("isready");
     e.recv_until("readyok");
-    let before = rss_kb(e.child.id());
+    let before = common::proc_kb(e.child.id(), "VmRSS");
     // 100,000 commands fill the queue; the 100,001st and later are dropped, one error each.
     let waiting = "position startpos moves h8 h9 h10\n".repeat(100_000);
     let start = Instant::now();
@@ -470,7 +463,7 @@ fn a_full_queue_refuses_more_and_memory_stays_bounded() {
              running job to end; this one was dropped"
         );
     }
-    let after = rss_kb(e.child.id());
+    let after = common::proc_kb(e.child.id(), "VmRSS");
     if let (Some(before), Some(after)) = (before, after) {
         eprintln!("resident memory: {before} kB before the flood, {after} kB after");
         // 100,000 small commands take a few MB; a leak per line would show as far more.

@@ -116,3 +116,13 @@ pub fn run_trials(trials: Vec<libtest_mimic::Trial>) -> ! {
     let args = libtest_mimic::Arguments::from_args();
     libtest_mimic::run(&args, trials).exit()
 }
+
+/// A memory figure of process `pid` in kB from /proc (Linux), if it still runs: `field` is
+/// `VmRSS` (resident now) or `VmHWM` (the peak so far).
+pub fn proc_kb(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status
+        .lines()
+        .find(|l| l.strip_prefix(field).is_some_and(|r| r.starts_with(':')))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
