@@ -229,7 +229,7 @@ mod tests {
                 }
             }
         }
-        // The case: a huge increment is as good as a large one, not a tiny budget.
+        // The reported case: a huge increment is as good as a large one, not a tiny budget.
         let huge = budget(clock(1000, 4_611_686_018_427_387_904), 100);
         assert_eq!(huge, budget(clock(1000, 100_000), 100));
         assert_eq!(huge, budget(clock(1000, i64::MAX), 100));
