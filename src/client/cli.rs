@@ -44,7 +44,8 @@ impl<T: FromStr + Default + PartialOrd> FromStr for Positive<T> {
     }
 }
 
-/// Reads `3x3`, `5x5k4`, `15,15,5`; with no k, k is the shorter side but at most 5.
+/// Reads `3x3`, `5x5k4`, `15,15,5`, `20x20` (each side 1 to [`crate::rules::MAX_SIDE`]); with
+/// no k, k is the shorter side but at most 5.
 ///
 /// ```
 /// use kinrow::client::cli::parse_board;
