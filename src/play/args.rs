@@ -45,8 +45,8 @@ pub enum Who {
 #[derive(Clone, Debug, Parser)]
 #[command(name = "kinrow play", about = ABOUT, after_help = PROMPT_HELP)]
 pub struct PlayArgs {
-    /// 3x3 (the default), 5x5, or any CxR, CxRkK, C,R,K (k defaults
-    /// to the shorter side, at most 5): 5x5k4, 15,15,5
+    /// 3x3 (the default), 5x5, or any CxR, CxRkK, C,R,K, each side 1 to 20 (k
+    /// defaults to the shorter side, at most 5): 5x5k4, 15,15,5, 20x20
     #[arg(verbatim_doc_comment, long, value_name = "BOARD", default_value = "3x3", value_parser = parse_board)]
     pub board: Geometry,
 

@@ -131,7 +131,8 @@ pub struct LimitArgs {
 #[derive(Clone, Debug, clap::Args)]
 #[command(next_help_heading = "The games")]
 pub struct GameArgs {
-    /// CxR (k is the shorter side, at most 5), CxRkK or C,R,K: 3x3, 5x5k4, 15,15,5
+    /// CxR (k is the shorter side, at most 5), CxRkK or C,R,K, each side 1 to 20:
+    /// 3x3, 5x5k4, 15,15,5, 20x20
     #[arg(
         verbatim_doc_comment,
         long,

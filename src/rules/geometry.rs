@@ -3,8 +3,9 @@
 
 use std::fmt;
 
-/// The largest number of columns or rows.
-pub const MAX_SIDE: u32 = 15;
+/// The largest number of columns or rows: 20, Gomocup's freestyle board (the cell sets'
+/// size follows; see [`super::Bits`] on why not more).
+pub const MAX_SIDE: u32 = 20;
 
 /// The largest number of cells.
 pub const MAX_CELLS: usize = (MAX_SIDE * MAX_SIDE) as usize;
@@ -15,7 +16,7 @@ pub type Square = usize;
 /// Why a geometry was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GeometryError {
-    /// Columns or rows outside 1..=15.
+    /// Columns or rows outside 1..=[`MAX_SIDE`].
     #[error(
         "a board of {columns}x{rows} is not supported (columns and rows must each be 1 to {MAX_SIDE})"
     )]
@@ -182,9 +183,16 @@ mod tests {
     #[test]
     fn geometry_limits() {
         assert!(Geometry::new(0, 3, 3).is_err());
-        assert!(Geometry::new(16, 16, 5).is_err());
+        assert!(Geometry::new(21, 21, 5).is_err());
+        assert!(Geometry::new(20, 21, 5).is_err());
         assert!(Geometry::new(3, 3, 4).is_err());
         assert!(Geometry::new(1, 15, 15).is_ok());
+        assert!(Geometry::new(20, 20, 20).is_ok());
+        assert!(Geometry::new(20, 1, 20).is_ok());
+        assert_eq!(
+            Geometry::new(21, 20, 5).map_err(|e| e.to_string()),
+            Err("a board of 21x20 is not supported (columns and rows must each be 1 to 20)".into())
+        );
         assert!(Geometry::new(1, 1, 1).is_ok());
         assert_eq!(
             Geometry::new(5, 5, 0),
@@ -203,5 +211,25 @@ mod tests {
         assert_eq!(g.square_named("p1"), None);
         assert_eq!(g.square_named("a0"), None);
         assert_eq!(g.square_named(""), None);
+    }
+
+    #[test]
+    fn names_on_the_largest_board_round_trip() {
+        let g = Geometry::new(MAX_SIDE, MAX_SIDE, 5).unwrap();
+        assert_eq!(g.name(0), "a1");
+        assert_eq!(g.name(g.cells() - 1), "t20");
+        assert_eq!(g.name(19 * 20), "a20");
+        assert_eq!(g.name(19), "t1");
+        for sq in 0..g.cells() {
+            assert_eq!(g.square_named(&g.name(sq)), Some(sq), "{}", g.name(sq));
+        }
+        for off in ["u1", "a21", "t21", "t0", "t-1", "T20", "t"] {
+            assert_eq!(g.square_named(off), None, "{off}");
+        }
+        // A rectangle: 20 columns, 15 rows.
+        let r = Geometry::new(20, 15, 5).unwrap();
+        assert_eq!(r.square_named("t15"), Some(r.cells() - 1));
+        assert_eq!(r.square_named("o20"), None);
+        assert_eq!(r.name(r.cells() - 1), "t15");
     }
 }

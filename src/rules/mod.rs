@@ -27,5 +27,5 @@ pub use bits::{Bits, BitsIter};
 pub use geometry::{Geometry, GeometryError, MAX_CELLS, MAX_SIDE, Square};
 pub use perft::perft;
 pub use player::{MoveError, Outcome, Player};
-pub use position::{MovesError, Position, SetupError};
+pub use position::{HISTOGRAM_LEN, MovesError, Position, SetupError};
 pub use tables::Tables;

@@ -25,11 +25,15 @@ pub use setup::{MovesError, SetupError};
 use lines::Threats;
 
 use super::bits::Bits;
-use super::geometry::{Geometry, Square};
+use super::geometry::{Geometry, MAX_SIDE, Square};
 use super::player::{MoveError, Outcome, Player};
 use super::tables::Tables;
 use std::fmt;
 use std::sync::Arc;
+
+/// The length of the open-line histogram ([`Position::open_histogram`]): a window holds 0 to
+/// k stones, and k may be as large as [`MAX_SIDE`].
+pub const HISTOGRAM_LEN: usize = MAX_SIDE as usize + 1;
 
 /// A position: the stones, the side to move and the statistics that evaluation and search read.
 ///
@@ -63,7 +67,7 @@ pub struct Position {
     /// freestyle, where they are not kept).
     flank_counts: Vec<[u8; 2]>,
     /// `hist[p][c]`: windows open for `p` (see [`Position::line_open`]) with `c` stones of `p`.
-    hist: [[u32; 16]; 2],
+    hist: [[u32; HISTOGRAM_LEN]; 2],
     /// Windows open for neither player.
     dead: u32,
     /// Cells where each player would complete a window.
@@ -103,7 +107,7 @@ impl Position {
             side: Player::X,
             line_counts: vec![[0, 0]; lines as usize],
             flank_counts: vec![[0, 0]; lines as usize],
-            hist: [[0; 16]; 2],
+            hist: [[0; HISTOGRAM_LEN]; 2],
             dead: 0,
             threats: Threats::new(cells),
             weight_sum: [0; 2],
