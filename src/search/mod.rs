@@ -8,15 +8,18 @@
 //! - [`pairing`]: draw proofs by pairing strategies;
 //! - `vcf`: forced wins by continuous fours;
 //! - `tt`: the transposition table;
-//! - [`time`]: time management.
+//! - [`time`]: time management;
+//! - `fallback`: a move without a search, for a reply that cannot wait.
 
 mod alphabeta;
+mod fallback;
 mod ordering;
 pub mod pairing;
 pub mod time;
 mod tt;
 mod vcf;
 
+pub use fallback::instant_move;
 pub use time::Clock;
 pub use tt::TableSizeError;
 
