@@ -26,7 +26,8 @@ from collections import Counter
 Z95 = 1.959964
 PROPERTY = re.compile(r"\s*([A-Z]{1,2})((?:\[(?:\\.|[^\]\\])*\])+)", re.S)
 VALUE = re.compile(r"\[((?:\\.|[^\]\\])*)\]", re.S)
-MOVE = re.compile(r";\s*([BW])\[[a-z]{2}\](?:\s*C\[(\d+)ms\])?")
+MOVE = re.compile(r";\s*([BW])\[[a-z]{2}\](?:\s*C\[((?:\\.|[^\]\\])*)\])?")
+MILLISECONDS = re.compile(r"(\d+)ms")
 FAULTS = ("time forfeit", "illegal", "forbidden", "crash")
 
 
@@ -37,8 +38,9 @@ class RecordError(Exception):
 def games_of(text):
     """Every game tree of an SGF collection, as (root properties, moves).
 
-    Each move is (colour, milliseconds): c-gomoku-cli notes each move's thinking time as a
-    comment `C[123ms]`; without one the time is None."""
+    Each move is (colour, milliseconds, opening): c-gomoku-cli notes each move's thinking
+    time as a comment `C[123ms]` (without one the time is None) and marks the opening's
+    stones `C[opening move]`."""
     games = []
     starts = [m.start() for m in re.finditer(r"\(\s*;", text)]
     for index, start in enumerate(starts):
@@ -54,7 +56,10 @@ def games_of(text):
             first = VALUE.match(values).group(1)
             properties[key] = first.replace("\\]", "]").replace("\\\\", "\\")
             position = found.end()
-        moves = [(colour, int(ms) if ms else None) for colour, ms in MOVE.findall(body)]
+        moves = []
+        for colour, comment in MOVE.findall(body):
+            ms = MILLISECONDS.fullmatch(comment)
+            moves.append((colour, int(ms.group(1)) if ms else None, comment == "opening move"))
         games.append((properties, moves))
     return games
 
@@ -105,7 +110,7 @@ def main(argv):
     args = parser.parse_args(argv)
 
     tally = {"B": Counter(), "W": Counter()}
-    lengths, times, endings = [], [], Counter()
+    lengths, times, endings, early = [], [], Counter(), []
     others = unfinished = 0
     try:
         for path in args.files:
@@ -129,7 +134,10 @@ def main(argv):
                 else:
                     tally[colour]["W" if result == colour else "L"] += 1
                 lengths.append(len(moves))
-                times.extend(ms for side, ms in moves if side == colour and ms is not None)
+                times.extend(ms for side, ms, _ in moves if side == colour and ms is not None)
+                ending = properties.get("TE", "")
+                if moves and all(opening for _, _, opening in moves) and any(f in ending.lower() for f in FAULTS):
+                    early.append(properties.get("GN", "?"))
                 if "TE" in properties:
                     endings[properties["TE"]] += 1
     except RecordError as err:
@@ -158,6 +166,10 @@ def main(argv):
         print(f"  endings ({faults} by a fault: time forfeit, illegal or forbidden move, crash):")
         for text, count in endings.most_common():
             print(f"    {count:4}  {text}")
+    if early:
+        print(f"  WARNING: {len(early)} games (GN {', '.join(early)}) ended by a fault before either engine moved;")
+        print("  c-gomoku-cli may score such a game for the wrong side (a refused START, say):")
+        print("  its own log names the engine at fault.")
     if others:
         print(f"  ({others} games without {args.engine} left out)")
     if unfinished:

@@ -166,6 +166,13 @@ fi
     echo "Rapfi: classical (built-in configuration), ${depth:+max_depth $depth, }$threads thread(s)"
     echo "Games: ${board}x$board $rule, $turn s a move, $match s a game, $pairs openings x 2 colours from $(basename "$openings")"
     python3 "$here/summary.py" --engine "$kname" "$out/games.sgf"
+    # c-gomoku-cli's own lines about an engine's fault (an error reply, a crash, a timeout,
+    # an illegal move) name the engine, which its SGF result does not always get right.
+    pattern='^\[[0-9]+\] engine '
+    if grep -qE "$pattern" "$out/cli.log"; then
+        echo "c-gomoku-cli's fault messages ($(grep -cE "$pattern" "$out/cli.log")):"
+        grep -E "$pattern" "$out/cli.log" | sed 's/^/  /'
+    fi
     sed 's/^/Load: /' "$out/machine.txt"
 } >"$out/summary.txt"
 cat "$out/summary.txt"
