@@ -63,8 +63,12 @@ for ((depth = from; depth <= to; depth++)); do
     games="$(sed -E 's/.*: ([0-9]+) games,.*/\1/' <<<"$line")"
     wld="$(sed -E 's/.*W-L-D ([0-9]+-[0-9]+-[0-9]+),.*/\1/' <<<"$line")"
     score="$(sed -E 's/.*score ([0-9.]+) .*/\1/' <<<"$line")"
-    elo="$(grep -m1 '^Elo ' "$summary" | sed -E 's/ \(95% interval.*//; s/ \(every game.*//')"
-    printf '%-6s %-6s %-9s %-7s %s\n' "$depth" "$games" "$wld" "$score" "${elo#Elo }" >>"$table"
+    # "Elo +89 +- 144 (95% interval -40 to +248, trinomial)" -> "+89 +- 144 [-40, +248]";
+    # "Elo -inf (every game lost; 95% upper bound -365)" -> "-inf (95% upper bound -365)".
+    elo="$(grep -m1 '^Elo ' "$summary" | sed -E 's/^Elo //;
+        s/ \(95% interval ([^ ]+) to ([^ ]+), trinomial\)/ [\1, \2]/;
+        s/ \(every game [a-z]+; (95% [a-z]+ bound [^ ]+)\)/ (\1)/')"
+    printf '%-6s %-6s %-9s %-7s %s\n' "$depth" "$games" "$wld" "$score" "$elo" >>"$table"
     tail -n 1 "$table"
     if awk -v s="$score" 'BEGIN { exit !(s >= 0.5) }'; then
         [ -n "$failed" ] || best="$depth"
