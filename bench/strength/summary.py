@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Score one engine's games from SGF records: games, W-L-D, score, Elo with a 95% error bar.
 
-    summary.py --engine NAME FILE.sgf [FILE.sgf ...]
+    summary.py --engine NAME [--turn-ms MS] FILE.sgf [FILE.sgf ...]
 
 Reads game collections as c-gomoku-cli (`-sgf`) and kinrow match (`--sgf`) write them: each
 game's PB and PW (the players' names) and RE (`B+...` black won, `W+...` white won, `0` or
 `Draw` a draw). Games in which NAME did not play are left out and counted. Prints the
 totals, the split by colour, the games' lengths and, from c-gomoku-cli's TE property, how
-the games ended (time forfeits, illegal or forbidden moves and crashes are listed apart).
+the games ended (time forfeits, illegal or forbidden moves and crashes are listed apart);
+with --turn-ms, NAME's replies slower than the limit a move (c-gomoku-cli notes each move's
+time in the SGF, and forgives up to a second past the limit before it scores a forfeit).
 
 The Elo is the logistic one, -400 log10(1/score - 1), and its 95% interval comes from the
 trinomial model: each game scores 1, 1/2 or 0; the score's standard error is the standard
@@ -106,6 +108,7 @@ def rating(wins, losses, draws):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", required=True, help="the player whose score is reported (its PB/PW name)")
+    parser.add_argument("--turn-ms", type=int, default=0, help="the time limit a move: count the engine's replies slower than it")
     parser.add_argument("files", nargs="+", help="SGF collections")
     args = parser.parse_args(argv)
 
@@ -161,6 +164,9 @@ def main(argv):
     print(f"  stones on the board at the end: min {min(lengths)}, median {sorted(lengths)[len(lengths) // 2]}, max {max(lengths)}")
     if times:
         print(f"  {args.engine}'s thinking time a move (from the SGF comments): mean {sum(times) / len(times):.0f} ms, max {max(times)} ms over {len(times)} moves")
+        if args.turn_ms > 0:
+            late = [ms for ms in times if ms > args.turn_ms]
+            print(f"  replies over the {args.turn_ms} ms limit: {len(late)}" + (f" ({', '.join(f'{ms} ms' for ms in sorted(late, reverse=True)[:5])})" if late else ""))
     if endings:
         faults = sum(count for text, count in endings.items() if any(f in text.lower() for f in FAULTS))
         print(f"  endings ({faults} by a fault: time forfeit, illegal or forbidden move, crash):")

@@ -165,7 +165,8 @@ fi
 {
     echo "Rapfi: classical (built-in configuration), ${depth:+max_depth $depth, }$threads thread(s)"
     echo "Games: ${board}x$board $rule, $turn s a move, $match s a game, $pairs openings x 2 colours from $(basename "$openings")"
-    python3 "$here/summary.py" --engine "$kname" "$out/games.sgf"
+    turn_ms="$(awk -v t="$turn" 'BEGIN { printf "%d", t * 1000 }')"
+    python3 "$here/summary.py" --engine "$kname" --turn-ms "$turn_ms" "$out/games.sgf"
     # c-gomoku-cli's own lines about an engine's fault (an error reply, a crash, a timeout,
     # an illegal move) name the engine, which its SGF result does not always get right.
     pattern='^\[[0-9]+\] engine '
