@@ -113,7 +113,7 @@ def main(argv):
     args = parser.parse_args(argv)
 
     tally = {"B": Counter(), "W": Counter()}
-    lengths, times, endings, early = [], [], Counter(), []
+    lengths, times, endings, early, early_tally = [], [], Counter(), [], Counter()
     others = unfinished = 0
     try:
         for path in args.files:
@@ -141,6 +141,7 @@ def main(argv):
                 ending = properties.get("TE", "")
                 if moves and all(opening for _, _, opening in moves) and any(f in ending.lower() for f in FAULTS):
                     early.append(properties.get("GN", "?"))
+                    early_tally[result if result == "D" else "W" if result == colour else "L"] += 1
                 if "TE" in properties:
                     endings[properties["TE"]] += 1
     except RecordError as err:
@@ -176,6 +177,11 @@ def main(argv):
         print(f"  WARNING: {len(early)} games (GN {', '.join(early)}) ended by a fault before either engine moved;")
         print("  c-gomoku-cli may score such a game for the wrong side (a refused START, say):")
         print("  its own log names the engine at fault.")
+        rest = total - early_tally
+        kept = sum(rest.values())
+        if kept:
+            part, line = rating(rest["W"], rest["L"], rest["D"])
+            print(f"  without them: {kept} games, W-L-D {rest['W']}-{rest['L']}-{rest['D']}, score {part:.3f}, {line}")
     if others:
         print(f"  ({others} games without {args.engine} left out)")
     if unfinished:
