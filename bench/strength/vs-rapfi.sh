@@ -163,7 +163,11 @@ if [ "$status" -ne 0 ]; then
 fi
 
 {
-    echo "Rapfi: classical (built-in configuration), ${depth:+max_depth $depth, }$threads thread(s)"
+    if [ -e "$(dirname "$rapfi")/config.toml" ]; then
+        echo "Rapfi: $(dirname "$rapfi")/config.toml (not the built-in classical configuration), ${depth:+max_depth $depth, }$threads thread(s)"
+    else
+        echo "Rapfi: classical (built-in configuration), ${depth:+max_depth $depth, }$threads thread(s)"
+    fi
     echo "Games: ${board}x$board $rule, $turn s a move, $match s a game, $pairs openings x 2 colours from $(basename "$openings")"
     turn_ms="$(awk -v t="$turn" 'BEGIN { printf "%d", t * 1000 }')"
     python3 "$here/summary.py" --engine "$kname" --turn-ms "$turn_ms" "$out/games.sgf"
