@@ -219,7 +219,7 @@ impl<W: Write> Session<W> {
         }
         guard.answered = true;
         let reply = Reply::BestMove(guard.best, guard.notation);
-        log::warn!("the search had not answered by its deadline; the session answered for it");
+        log::debug!("the search had not answered by its deadline; the session answered for it");
         self.engine.stop();
         self.emit(reply);
     }
