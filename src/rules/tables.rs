@@ -2,7 +2,7 @@
 //! and the Zobrist keys, shared by every position on that board.
 
 use super::bits::Bits;
-use super::geometry::{Geometry, Square};
+use super::geometry::{Geometry, Rule, Square};
 use std::sync::Arc;
 
 /// The four line directions as (file step, rank step).
@@ -30,8 +30,8 @@ pub struct Tables {
     /// board): under the exact rule, a player's stone there means the window can never be
     /// that player's exactly-k.
     pub line_flanks: Vec<Bits>,
-    /// Under the exact rule, for each cell, the windows it flanks; empty under freestyle, where
-    /// flanks do not matter.
+    /// Under the exact rule and renju, for each cell, the windows it flanks; empty under
+    /// freestyle, where flanks do not matter.
     pub flank_lines: Vec<Vec<u16>>,
     /// Zobrist keys per cell and player.
     pub zobrist: Vec<[u64; 2]>,
@@ -100,17 +100,17 @@ impl Tables {
             out
         };
         let cell_lines = cells_of(&line_masks);
-        let flank_lines = if geometry.exact() {
+        let flank_lines = if geometry.rule() != Rule::Freestyle {
             cells_of(&line_flanks)
         } else {
             vec![Vec::new(); cells]
         };
-        // The same stones are a different game under the other rule: give it other keys, so
+        // The same stones are a different game under another rule: give it other keys, so
         // that no table entry can carry over.
-        let rule = if geometry.exact() {
-            0x5a5a_0000_0000
-        } else {
-            0
+        let rule = match geometry.rule() {
+            Rule::Freestyle => 0,
+            Rule::Exact => 0x5a5a_0000_0000,
+            Rule::Renju => 0xa5a5_0000_0000,
         };
         let mut seed =
             0x6b69_6e72_6f77_u64 ^ ((c as u64) << 16 | (r as u64) << 8 | k as u64) ^ rule;

@@ -53,6 +53,10 @@ impl Searcher {
             // We cannot win now and cannot block two squares: the opponent wins next move.
             _ => return -(MATE - (ply as i32 + 2)),
         };
+        // Under renju X may be unable to block: the square can be forbidden to it.
+        if forced.is_some_and(|sq| pos.forbidden(sq).is_some()) {
+            return -(MATE - (ply as i32 + 2));
+        }
         // Pairing certificates: one against the opponent means we cannot lose (value >= 0),
         // one against us that we cannot win (value <= 0). Looked for only where they decide
         // something: a cutoff, or the horizon, where they turn a guess into a proof.
@@ -134,6 +138,12 @@ impl Searcher {
                     // Left-out moves make this node's value a guess, whatever it is.
                     self.impure += 1;
                     self.unsound += 1;
+                }
+                let cands = self.legal(pos, cands);
+                if cands.is_empty() {
+                    // Under renju every square left to X can be forbidden; it has no move.
+                    self.move_lists[ply] = moves;
+                    return 0;
                 }
                 self.score_moves(pos, cands, tt_move, ply, &mut moves);
             }
