@@ -2,6 +2,8 @@
 //! straight from the rule text, on seeded random positions and on the positions of
 //! `fixtures/renju.txt`; and the rule in play (wins, refused moves, set-up).
 
+mod common;
+
 use kinrow::rules::{
     Forbidden, Geometry, MoveError, Outcome, Player, Position, Rule, Square, Tables,
 };
@@ -616,4 +618,74 @@ fn a_block_black_may_not_play_is_a_loss() {
     assert_eq!(result.value, kinrow::search::Value::Loss(1));
     let best = result.best.expect("x has moves it may play");
     assert_eq!(pos.forbidden(best), None);
+}
+
+/// `kinrow match --rule renju`: an engine that plays a move forbidden to x loses the game
+/// like any illegal move. The fake engine plays the first empty square from a1; the opening
+/// leaves x to move with a1 a double four (b1 c1 d1 and a2 a3 a4).
+#[test]
+fn a_forbidden_move_by_an_engine_loses_the_match_game() {
+    use common::referee::{completed_match, fake_engine, read_jsonl, scratch};
+    let dir = scratch("renju-forbidden");
+    let (openings, jsonl) = (dir.join("openings.txt"), dir.join("games.jsonl"));
+    std::fs::write(
+        &openings,
+        "startpos moves b1 o15 c1 m15 d1 k15 a2 i15 a3 g15 a4 e15\n",
+    )
+    .unwrap();
+    let spec = format!("cmd={} good name=fake depth=1", fake_engine());
+    let (openings_arg, jsonl_arg) = (
+        format!("file={}", openings.display()),
+        jsonl.display().to_string(),
+    );
+    let args = [
+        "--engine",
+        &spec,
+        "--engine",
+        "random",
+        "--board",
+        "15x15",
+        "--rule",
+        "renju",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--timeout",
+        "5000",
+        "--openings",
+        &openings_arg,
+        "--jsonl",
+        &jsonl_arg,
+    ];
+    completed_match(&args);
+    let games = read_jsonl(&jsonl);
+    assert_eq!(games.len(), 2);
+    let black = games
+        .iter()
+        .find(|g| g.x == "fake")
+        .expect("the fake engine plays x once");
+    assert_eq!(
+        (
+            black.reason.as_str(),
+            black.at_fault.as_str(),
+            black.winner.as_str()
+        ),
+        ("illegal move", "x", "o"),
+        "{black:?}"
+    );
+    assert!(
+        black
+            .detail
+            .contains("forbidden to x under renju (a double four)"),
+        "{black:?}"
+    );
+    // As o the same engine may play a1 (after the random player's first move as x).
+    let white = games.iter().find(|g| g.o == "fake").expect("and o once");
+    assert_eq!(
+        white.moves.get(1).map(String::as_str),
+        Some("a1"),
+        "{white:?}"
+    );
+    assert_ne!(white.reason, "illegal move", "{white:?}");
 }
