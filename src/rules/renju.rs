@@ -25,6 +25,7 @@ use super::bits::Bits;
 use super::geometry::{Geometry, Square};
 use super::player::Player;
 use super::position::Position;
+use super::tables::Tables;
 use std::fmt;
 
 /// Why a move is forbidden to X under renju.
@@ -83,28 +84,31 @@ impl Position {
     /// assert_eq!(pos.forbidden(sq("j8")), None);
     /// ```
     pub fn forbidden(&self, sq: Square) -> Option<Forbidden> {
-        let g = self.geometry();
-        if !g.renju()
+        if !self.geometry().renju()
             || self.side_to_move() != Player::X
             || !self.empty().contains(sq)
             || self.winner().is_some()
         {
             return None;
         }
-        forbidden(&g, self.stones(Player::X), self.stones(Player::O), sq)
+        forbidden(
+            self.tables(),
+            self.stones(Player::X),
+            self.stones(Player::O),
+            sq,
+        )
     }
 
     /// `squares` without those forbidden to the side to move (all of them unless renju has X
     /// to move).
     pub fn without_forbidden(&self, squares: Bits) -> Bits {
-        let g = self.geometry();
-        if !g.renju() || self.side_to_move() != Player::X || self.winner().is_some() {
+        if !self.geometry().renju() || self.side_to_move() != Player::X || self.winner().is_some() {
             return squares;
         }
         let (x, o) = (self.stones(Player::X), self.stones(Player::O));
         let mut out = squares;
         for sq in squares.iter() {
-            if forbidden(&g, x, o, sq).is_some() {
+            if forbidden(self.tables(), x, o, sq).is_some() {
                 out.remove(sq);
             }
         }
@@ -117,11 +121,6 @@ const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// The move's index in a line's masks.
 const CENTRE: u32 = 5;
-
-/// The cells at most four steps from the centre, the centre left out.
-const NEAR4: u16 = 0b011_1101_1110;
-/// The cells at most five steps from the centre, the centre left out.
-const NEAR5: u16 = 0b111_1101_1111;
 
 /// One line through the move: the X stones and the empty cells among the eleven cells
 /// centred on it (bit `i` for the cell `i - 5` steps along the direction).
@@ -223,20 +222,24 @@ impl Line {
     }
 }
 
+/// Whether X stones `x` leave a move on `sq` any chance of being forbidden, from the X
+/// stones within four steps on each line through it (`rays`, from the tables): a double four
+/// on one line needs four of them on that line, an overline too (its six stones hold at least
+/// four within four steps of any one of them), and any other forbidden move two lines with
+/// at least two each.
+#[inline]
+fn may_be_forbidden(rays: &[Bits; 4], x: Bits) -> bool {
+    let near = rays.map(|r| r.and(x).count());
+    near.iter().any(|&n| n >= 4) || near.iter().filter(|&&n| n >= 2).count() >= 2
+}
+
 /// Why X may not play on the empty square `sq`, X's stones being `x` and O's `o`.
-pub(crate) fn forbidden(g: &Geometry, x: Bits, o: Bits, sq: Square) -> Option<Forbidden> {
-    let mut lines = DIRECTIONS.map(|d| Line::read(g, x, o, sq, d));
-    // The cheap test first: an overline needs five more X within five steps on one line, two
-    // fours on one line four within four steps, and any other forbidden move two lines with
-    // at least two more X within four steps each.
-    let near: [u32; 4] = lines.map(|l| (l.x & NEAR4).count_ones());
-    let busy = near.iter().filter(|&&n| n >= 2).count();
-    if busy < 2
-        && near.iter().all(|&n| n < 4)
-        && lines.iter().all(|l| (l.x & NEAR5).count_ones() < 5)
-    {
+pub(crate) fn forbidden(tables: &Tables, x: Bits, o: Bits, sq: Square) -> Option<Forbidden> {
+    if !may_be_forbidden(&tables.renju_rays[sq], x) {
         return None;
     }
+    let g = &tables.geometry;
+    let mut lines = DIRECTIONS.map(|d| Line::read(g, x, o, sq, d));
     for l in &mut lines {
         l.x |= 1 << CENTRE;
     }
@@ -275,7 +278,7 @@ pub(crate) fn forbidden(g: &Geometry, x: Bits, o: Bits, sq: Square) -> Option<Fo
         let is_real = (1..10u32).filter(|s| points >> s & 1 != 0).any(|s| {
             let step = s as i32 - CENTRE as i32;
             let cell = ((r0 + dr * step) * g.columns() as i32 + f0 + df * step) as Square;
-            forbidden(g, after, o, cell).is_none()
+            forbidden(tables, after, o, cell).is_none()
         });
         if is_real {
             real += 1;

@@ -48,6 +48,10 @@ pub struct Tables {
     /// Evaluation data, kept here because [`crate::rules::Position::weight_sum`] is kept up to
     /// date by make/unmake (see the module documentation of [`crate::rules`]).
     pub weights: Vec<i32>,
+    /// Under renju, for each cell and line direction, the cells at most four steps away on
+    /// that line (the cell left out): where X stones must be for a move there to be
+    /// forbidden. Empty under the other rules.
+    pub renju_rays: Vec<[Bits; 4]>,
 }
 
 impl Tables {
@@ -126,6 +130,24 @@ impl Tables {
                 if on_diagonal { w.max(2) } else { w }
             })
             .collect();
+        let renju_rays = if geometry.rule() == Rule::Renju {
+            (0..cells as i32)
+                .map(|sq| {
+                    DIRECTIONS.map(|(df, dr)| {
+                        let mut ray = Bits::EMPTY;
+                        for step in (-4..=4).filter(|&s| s != 0) {
+                            let (f, rk) = (sq % c + df * step, sq / c + dr * step);
+                            if on_board(f, rk) {
+                                ray.insert((rk * c + f) as Square);
+                            }
+                        }
+                        ray
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let symmetries = symmetries(c, r);
         Arc::new(Tables {
             geometry,
@@ -138,6 +160,7 @@ impl Tables {
             symmetries,
             all: Bits::first_n(cells),
             weights,
+            renju_rays,
         })
     }
 

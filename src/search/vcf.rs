@@ -4,7 +4,7 @@
 //! board, though not always the fastest win.
 
 use super::Searcher;
-use crate::rules::{Bits, Position, Square};
+use crate::rules::{Bits, Player, Position, Square};
 
 impl Searcher {
     /// A forced win for the side to move by continuous fours within `depth` attacking moves
@@ -39,13 +39,17 @@ impl Searcher {
         if pos.open_histogram(us)[k - 2] == 0 {
             return None;
         }
-        // Under renju X attacks only with moves it may play.
-        let attacks = pos.without_forbidden(fours(pos));
+        let attacks = fours(pos);
+        // Under renju X attacks only with moves it may play (checked as they come up).
+        let renju_x = us == Player::X && pos.geometry().renju();
         for sq in attacks.iter() {
             // A hard stop ends the fours search too: its budget at the root is large enough
             // to take longer than a short deadline.
             if *left == 0 || self.tick() {
                 return None;
+            }
+            if renju_x && pos.forbidden(sq).is_some() {
+                continue;
             }
             *left -= 1;
             self.nodes += 1;
