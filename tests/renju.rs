@@ -647,16 +647,21 @@ fn a_block_black_may_not_play_is_a_loss() {
 fn a_forbidden_move_by_an_engine_loses_the_match_game() {
     use common::referee::{completed_match, fake_engine, read_jsonl, scratch};
     let dir = scratch("renju-forbidden");
-    let (openings, jsonl) = (dir.join("openings.txt"), dir.join("games.jsonl"));
+    let (openings, jsonl, sgf) = (
+        dir.join("openings.txt"),
+        dir.join("games.jsonl"),
+        dir.join("games.sgf"),
+    );
     std::fs::write(
         &openings,
         "startpos moves b1 o15 c1 m15 d1 k15 a2 i15 a3 g15 a4 e15\n",
     )
     .unwrap();
     let spec = format!("cmd={} good name=fake depth=1", fake_engine());
-    let (openings_arg, jsonl_arg) = (
+    let (openings_arg, jsonl_arg, sgf_arg) = (
         format!("file={}", openings.display()),
         jsonl.display().to_string(),
+        sgf.display().to_string(),
     );
     let args = [
         "--engine",
@@ -677,8 +682,13 @@ fn a_forbidden_move_by_an_engine_loses_the_match_game() {
         &openings_arg,
         "--jsonl",
         &jsonl_arg,
+        "--sgf",
+        &sgf_arg,
     ];
-    completed_match(&args);
+    let r = completed_match(&args);
+    assert!(r.stdout.contains("15x15 k=5 renju"), "{}", r.stdout);
+    let records = std::fs::read_to_string(&sgf).unwrap();
+    assert_eq!(records.matches("RU[5 in a row on 15x15, renju]").count(), 2);
     let games = read_jsonl(&jsonl);
     assert_eq!(games.len(), 2);
     let black = games
