@@ -5,8 +5,8 @@
 //! - `setup`: positions from a list of moves or from a validated diagram;
 //! - `lines`: the incremental line statistics (windows' stone counts, the open-line
 //!   histogram, threat squares, dead windows) and their freestyle update;
-//! - `exact`: the same statistics under the exact rule, where a stone also closes the
-//!   windows it flanks;
+//! - `exact`: the same statistics under the exact rule (and under renju, for X), where a
+//!   stone also closes the windows it flanks;
 //! - `keys`: the Zobrist key of the board and of its symmetric images, and the textbook cell
 //!   weight sums.
 //!
