@@ -489,7 +489,7 @@ impl Generator {
             "setoption name Seed value -3",
             "setoption name Threads value 2",
             "setoption name UCI_Variant value chess",
-            "setoption name Rule value renju",
+            "setoption name Rule value caro",
             "setoption name UCI_Variant",
             "setoption name RandomTieBreak value 1",
             "setoption name Clear Hash value 1",

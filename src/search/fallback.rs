@@ -5,7 +5,8 @@ use crate::rules::{Position, Square};
 
 /// A legal move chosen without searching: a square that wins at once, else one that stops
 /// the opponent's win, else the empty square nearest the last move (the centre on an empty
-/// board), the lowest-numbered among equals. `None` only when the game is over.
+/// board), the lowest-numbered among equals; never a move forbidden under renju. `None` when
+/// the game is over (or, under renju, every empty square is forbidden to x).
 ///
 /// ```
 /// use kinrow::rules::{Geometry, Position, Tables};
@@ -25,10 +26,10 @@ pub fn instant_move(pos: &Position) -> Option<Square> {
         return None;
     }
     let us = pos.side_to_move();
-    if let Some(win) = pos.threats(us).first() {
+    if let Some(win) = pos.without_forbidden(pos.threats(us)).first() {
         return Some(win);
     }
-    if let Some(block) = pos.threats(us.other()).first() {
+    if let Some(block) = pos.without_forbidden(pos.threats(us.other())).first() {
         return Some(block);
     }
     let g = pos.geometry();
@@ -36,7 +37,7 @@ pub fn instant_move(pos: &Position) -> Option<Square> {
         Some(sq) => (g.file(sq), g.rank(sq)),
         None => (g.columns() / 2, g.rows() / 2),
     };
-    pos.empty()
+    pos.without_forbidden(pos.empty())
         .iter()
         .min_by_key(|&sq| (g.file(sq).abs_diff(file).max(g.rank(sq).abs_diff(rank)), sq))
 }

@@ -348,14 +348,16 @@ impl<W: Write> Session<W> {
     fn new_game(&mut self, geometry: Option<(u32, u32, u32)>) {
         let tables = match geometry {
             None => Arc::clone(self.position.tables()),
-            Some((c, r, k)) => match Geometry::new(c, r, k) {
-                Ok(g) => {
-                    // A board of one's own choosing is kinrow's game, not a UCI variant.
-                    self.options.variant = None;
-                    Tables::new(g.with_exact(self.options.exact))
+            Some((c, r, k)) => {
+                match Geometry::new(c, r, k).and_then(|g| g.with_rule(self.options.rule)) {
+                    Ok(g) => {
+                        // A board of one's own choosing is kinrow's game, not a UCI variant.
+                        self.options.variant = None;
+                        Tables::new(g)
+                    }
+                    Err(e) => return self.error(format!("newgame: {e}")),
                 }
-                Err(e) => return self.error(format!("newgame: {e}")),
-            },
+            }
         };
         self.start_game(tables);
     }
@@ -404,14 +406,19 @@ impl<W: Write> Session<W> {
             Change::Eval(kind) => self.options.eval = kind,
             Change::RandomTieBreak(on) => self.options.random_tie_break = on,
             // The rules changed: the old game (and every table entry) is void.
-            Change::Rule(exact) => {
-                self.options.exact = exact;
-                let g = self.position.geometry().with_exact(exact);
-                self.start_game(Tables::new(g));
-            }
+            Change::Rule(rule) => match self.position.geometry().with_rule(rule) {
+                Ok(g) => {
+                    self.options.rule = rule;
+                    self.start_game(Tables::new(g));
+                }
+                Err(e) => self.error(format!(
+                    "setoption: {e}; Rule stays {} (start a game with k=5 first)",
+                    self.options.rule
+                )),
+            },
             Change::Variant(v) => {
                 self.options.variant = Some(v);
-                self.options.exact = v.geometry().exact();
+                self.options.rule = v.geometry().rule();
                 self.start_game(Tables::new(v.geometry()));
             }
         }

@@ -5,8 +5,8 @@
 //! - `setup`: positions from a list of moves or from a validated diagram;
 //! - `lines`: the incremental line statistics (windows' stone counts, the open-line
 //!   histogram, threat squares, dead windows) and their freestyle update;
-//! - `exact`: the same statistics under the exact rule, where a stone also closes the
-//!   windows it flanks;
+//! - `exact`: the same statistics under the exact rule (and under renju, for X), where a
+//!   stone also closes the windows it flanks;
 //! - `keys`: the Zobrist key of the board and of its symmetric images, and the textbook cell
 //!   weight sums.
 //!
@@ -25,7 +25,7 @@ pub use setup::{MovesError, SetupError};
 use lines::Threats;
 
 use super::bits::Bits;
-use super::geometry::{Geometry, MAX_SIDE, Square};
+use super::geometry::{Geometry, MAX_SIDE, Rule, Square};
 use super::player::{MoveError, Outcome, Player};
 use super::tables::Tables;
 use std::fmt;
@@ -212,20 +212,25 @@ impl Position {
         if !self.empty.contains(sq) {
             return Err(MoveError::Occupied);
         }
+        if let Some(why) = self.forbidden(sq) {
+            return Err(MoveError::Forbidden(why));
+        }
         self.make(sq);
         Ok(())
     }
 
-    /// Plays a move on an empty square of a game that is not over (unchecked).
+    /// Plays a move on an empty square of a game that is not over, not forbidden under renju
+    /// (unchecked).
     #[inline]
     pub fn make(&mut self, sq: Square) {
         debug_assert!(self.empty.contains(sq) && self.winner.is_none());
+        debug_assert!(self.forbidden(sq).is_none(), "a forbidden move made");
         self.place(sq);
     }
 
     /// Puts a stone of the side to move on an empty square and updates everything.
     fn place(&mut self, sq: Square) {
-        if self.tables.geometry.exact() {
+        if self.tables.geometry.rule() != Rule::Freestyle {
             self.place_exact(sq);
         } else {
             self.place_freestyle(sq);
@@ -235,7 +240,7 @@ impl Position {
     /// Takes back the last move made. Does nothing on a position with no moves.
     pub fn unmake(&mut self) {
         let Some(sq) = self.moves.pop() else { return };
-        if self.tables.geometry.exact() {
+        if self.tables.geometry.rule() != Rule::Freestyle {
             self.unplace_exact(sq);
         } else {
             self.unplace_freestyle(sq);
