@@ -111,7 +111,21 @@ pub enum BoardProblem {
         /// The row, counting from 1 at the top.
         row: usize,
     },
+    /// A board longer than any board kinrow plays can be written: refused before it is read,
+    /// so that a huge token costs no memory beyond its line.
+    #[error(
+        "the board is {len} characters long; a board of up to {MAX_SIDE}x{MAX_SIDE} takes at most {}",
+        MAX_BOARD_TEXT
+    )]
+    TooLong {
+        /// The token's length in bytes.
+        len: usize,
+    },
 }
+
+/// The longest board token there can be: [`MAX_SIDE`] rows of [`MAX_SIDE`] one-character
+/// cells and the slashes between them (counts are never longer than the cells they stand for).
+pub const MAX_BOARD_TEXT: usize = MAX_SIDE as usize * (MAX_SIDE as usize + 1) - 1;
 
 /// How [`ParseErrorKind::BadNumber`] names its number: keywords are quoted as the user
 /// typed them; placeholders (`<columns>`) already stand out.

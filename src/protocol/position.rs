@@ -1,7 +1,7 @@
 //! The `position` command: its board diagrams, FENs and moves.
 
 use super::command::{CellText, Command, PositionSpec, Side, StartSpec};
-use super::error::{BoardProblem, ParseError, ParseErrorKind, expected};
+use super::error::{BoardProblem, MAX_BOARD_TEXT, ParseError, ParseErrorKind, expected};
 use super::lexical::{Tokens, move_square};
 use crate::rules::MAX_SIDE;
 use crate::text::{excerpt, unsigned, whole};
@@ -82,6 +82,9 @@ fn expand(
     cell: CellRule,
     bad_char: fn(usize, char) -> BoardProblem,
 ) -> Result<Vec<Vec<CellText>>, BoardProblem> {
+    if text.len() > MAX_BOARD_TEXT {
+        return Err(BoardProblem::TooLong { len: text.len() });
+    }
     // `diagram` cannot fail (a row may be empty), but if it did the whole token is unread.
     let (rest, rows) = diagram(text, cell).unwrap_or((text, Vec::new()));
     let last = rows.len().max(1);
