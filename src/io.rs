@@ -3,6 +3,7 @@
 
 use std::fmt::Display;
 use std::io::{BufRead, ErrorKind, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
@@ -219,6 +220,59 @@ pub fn read_line(reader: &mut impl BufRead) -> Input {
 /// panic). The line is the last word of a failed command, so there is nobody else to tell.
 pub fn complain(line: impl std::fmt::Display) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// What a session's event loop waits for next.
+pub enum Next<E> {
+    /// An event arrived.
+    Event(E),
+    /// The deadline passed first.
+    Deadline,
+    /// Every sender is gone: nothing more will come.
+    Closed,
+}
+
+/// The next event on `inbox`, waiting no later than `deadline` if there is one: the event
+/// loops of the UCI session and the Gomocup brain, which answer by themselves at a search's
+/// guard deadline (see [`crate::search::time::guard_deadline`]).
+pub fn next_event<E>(inbox: &Receiver<E>, deadline: Option<Instant>) -> Next<E> {
+    match deadline {
+        Some(at) => match inbox.recv_timeout(at.saturating_duration_since(Instant::now())) {
+            Ok(event) => Next::Event(event),
+            Err(RecvTimeoutError::Timeout) => Next::Deadline,
+            Err(RecvTimeoutError::Disconnected) => Next::Closed,
+        },
+        None => inbox.recv().map_or(Next::Closed, Next::Event),
+    }
+}
+
+/// A writer whose bytes a test can read back while a session owns it.
+#[cfg(test)]
+#[derive(Clone, Default)]
+pub struct SharedBuffer(Arc<Mutex<Vec<u8>>>);
+
+#[cfg(test)]
+impl Write for SharedBuffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl SharedBuffer {
+    /// The lines written so far.
+    pub fn lines(&self) -> Vec<String> {
+        let bytes = self.0.lock().expect("not poisoned").clone();
+        String::from_utf8(bytes)
+            .expect("UTF-8")
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
 }
 
 #[cfg(test)]

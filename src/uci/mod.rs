@@ -22,8 +22,8 @@ pub use options::{Change, OptionError, Options, Variant};
 
 use crate::engine::{Engine, Search};
 use crate::io::{
-    Flow, Input, MAX_LINE_BYTES, Output, ReadAhead, log_received, read_ahead_cost,
-    spawn_bounded_stdin_reader,
+    Flow, Input, MAX_LINE_BYTES, Next, Output, ReadAhead, log_received, next_event,
+    read_ahead_cost, spawn_bounded_stdin_reader,
 };
 use crate::protocol::game::{SpecPositionError, position_of, square_text};
 use crate::protocol::{self, Command, GoParams, Notation, PositionSpec, Reply, SquareText};
@@ -37,7 +37,7 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 /// The engine's name and author, as `uci` reports them.
@@ -519,19 +519,13 @@ pub fn run() -> ExitCode {
         events.send(Event::Input(input)).is_ok()
     });
     loop {
-        let event = match session.deadline() {
-            Some(at) => match inbox.recv_timeout(at.saturating_duration_since(Instant::now())) {
-                Ok(event) => event,
-                Err(RecvTimeoutError::Timeout) => {
-                    session.deadline_passed();
-                    continue;
-                }
-                Err(RecvTimeoutError::Disconnected) => break,
-            },
-            None => match inbox.recv() {
-                Ok(event) => event,
-                Err(_) => break,
-            },
+        let event = match next_event(&inbox, session.deadline()) {
+            Next::Event(event) => event,
+            Next::Deadline => {
+                session.deadline_passed();
+                continue;
+            }
+            Next::Closed => break,
         };
         let read = match &event {
             Event::Input(input) => read_ahead_cost(input),

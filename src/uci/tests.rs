@@ -2,46 +2,21 @@
 //! make the search's own reply late.
 
 use super::*;
-use std::sync::Mutex;
+use crate::io::SharedBuffer;
 
-/// What the session writes, shared with the test.
-#[derive(Clone, Default)]
-struct Written(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Written {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("not poisoned").extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Written {
-    fn lines(&self) -> Vec<String> {
-        let bytes = self.0.lock().expect("not poisoned").clone();
-        String::from_utf8(bytes)
-            .expect("UTF-8")
-            .lines()
-            .map(str::to_string)
-            .collect()
-    }
-}
-
-fn session() -> (Session<Written>, Written, Receiver<Event>) {
+fn session() -> (Session<SharedBuffer>, SharedBuffer, Receiver<Event>) {
     let (tx, rx) = channel();
-    let out = Written::default();
+    let out = SharedBuffer::default();
     let session = Session::new(out.clone(), tx).expect("a table");
     (session, out, rx)
 }
 
-fn send(session: &mut Session<Written>, line: &str) {
+fn send(session: &mut Session<SharedBuffer>, line: &str) {
     session.handle(Event::Input(Input::Line(line.to_string())));
 }
 
 /// Handles the job's events until it has ended.
-fn drain(session: &mut Session<Written>, rx: &Receiver<Event>) {
+fn drain(session: &mut Session<SharedBuffer>, rx: &Receiver<Event>) {
     while session.is_busy() {
         let event = rx
             .recv_timeout(Duration::from_secs(10))

@@ -25,7 +25,8 @@ use super::game::{Game, Rules};
 use super::reply::{ABOUT, Reply};
 use crate::engine::{Engine, JobError, Search};
 use crate::io::{
-    Flow, Input, Output, ReadAhead, log_received, read_ahead_cost, spawn_bounded_stdin_reader,
+    Flow, Input, Next, Output, ReadAhead, log_received, next_event, read_ahead_cost,
+    spawn_bounded_stdin_reader,
 };
 use crate::rules::MAX_CELLS;
 use crate::rules::{Position, Square};
@@ -37,7 +38,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Instant;
 
 pub use super::game::DEFAULT_K;
@@ -471,19 +472,13 @@ pub fn run() -> ExitCode {
         events.send(Event::Input { input, at }).is_ok()
     });
     loop {
-        let event = match session.deadline() {
-            Some(at) => match inbox.recv_timeout(at.saturating_duration_since(Instant::now())) {
-                Ok(event) => event,
-                Err(RecvTimeoutError::Timeout) => {
-                    session.deadline_passed();
-                    continue;
-                }
-                Err(RecvTimeoutError::Disconnected) => break,
-            },
-            None => match inbox.recv() {
-                Ok(event) => event,
-                Err(_) => break,
-            },
+        let event = match next_event(&inbox, session.deadline()) {
+            Next::Event(event) => event,
+            Next::Deadline => {
+                session.deadline_passed();
+                continue;
+            }
+            Next::Closed => break,
         };
         let read = match &event {
             Event::Input { input, .. } => read_ahead_cost(input),

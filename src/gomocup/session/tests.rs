@@ -2,35 +2,10 @@
 //! make the search's own answer late.
 
 use super::*;
-use std::sync::Mutex;
+use crate::io::SharedBuffer;
 use std::time::Duration;
 
-/// What the brain writes, shared with the test.
-#[derive(Clone, Default)]
-struct Written(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Written {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("not poisoned").extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Written {
-    fn lines(&self) -> Vec<String> {
-        let bytes = self.0.lock().expect("not poisoned").clone();
-        String::from_utf8(bytes)
-            .expect("UTF-8")
-            .lines()
-            .map(str::to_string)
-            .collect()
-    }
-}
-
-fn send(session: &mut Session<Written>, line: &str) {
+fn send(session: &mut Session<SharedBuffer>, line: &str) {
     session.handle(Event::Input {
         input: Input::Line(line.to_string()),
         at: Instant::now(),
@@ -49,7 +24,7 @@ fn moves(lines: &[String]) -> Vec<String> {
 #[test]
 fn a_late_search_is_answered_by_the_brain_once() {
     let (tx, rx) = channel();
-    let out = Written::default();
+    let out = SharedBuffer::default();
     let mut s = Session::new(out.clone(), tx).expect("a table");
     for line in ["START 15", "INFO timeout_turn 200", "INFO timeout_match 0"] {
         send(&mut s, line);
