@@ -31,13 +31,15 @@
 //! assert!(engine.searcher_mut().is_some());
 //! ```
 
-use crate::rules::Position;
+use crate::rules::{Position, Square};
+use crate::search::instant_move;
+use crate::search::time::guard_deadline;
 use crate::search::{Control, Iteration, Limits, SearchResult, Searcher, Settings, TableSizeError};
 use rand::rngs::StdRng;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -242,6 +244,67 @@ pub struct Search {
     pub rng: StdRng,
     /// When the move was asked for: time limits count from here.
     pub start: Instant,
+    /// Where the first move of each completed iteration is published, for a [`Guard`]
+    /// (`None`: nowhere; [`Guard::arm`] sets it).
+    pub published: Option<Arc<AtomicUsize>>,
+}
+
+/// No move published yet.
+const NO_MOVE: usize = usize::MAX;
+
+/// The answer a timed search owes by a deadline, kept by the front end that started it: if
+/// the search has not answered by then, the front end answers for it with the move it last
+/// published (see [`crate::search::time::guard_deadline`] for why).
+#[derive(Debug)]
+pub struct Guard {
+    at: Instant,
+    best: Arc<AtomicUsize>,
+    /// A move chosen without a search, for when no iteration has completed.
+    fallback: Option<Square>,
+    answered: bool,
+}
+
+impl Guard {
+    /// A guard for `search` if it has a hard time limit, which makes `search` publish the
+    /// first move of every completed iteration.
+    pub fn arm(search: &mut Search) -> Option<Guard> {
+        let hard = search.limits.hard_time?;
+        let at = search.start.checked_add(guard_deadline(hard))?;
+        let best = Arc::new(AtomicUsize::new(NO_MOVE));
+        search.published = Some(Arc::clone(&best));
+        Some(Guard {
+            at,
+            best,
+            fallback: instant_move(&search.position),
+            answered: false,
+        })
+    }
+
+    /// When the answer is due, until it has been given.
+    pub fn due(&self) -> Option<Instant> {
+        (!self.answered).then_some(self.at)
+    }
+
+    /// Whether the guard has answered: the search's own answer, and anything it still
+    /// reports, are then to be dropped.
+    pub fn answered(&self) -> bool {
+        self.answered
+    }
+
+    /// If the answer is due and not yet given, marks it given and returns the move to send:
+    /// the last one published, else one chosen without a search (`None` only when there is
+    /// no legal move). The front end also stops the search.
+    pub fn answer_now(&mut self) -> Option<Option<Square>> {
+        if self.answered || Instant::now() < self.at {
+            return None;
+        }
+        self.answered = true;
+        log::debug!("the search had not answered by its deadline; the front end answers for it");
+        Some(match self.best.load(Ordering::Relaxed) {
+            NO_MOVE => self.fallback,
+            sq => Some(sq),
+        })
+    }
 }
 
 impl Search {
@@ -265,6 +328,9 @@ impl Search {
                 it.nodes,
                 it.elapsed.as_millis()
             );
+            if let (Some(slot), Some(&first)) = (&self.published, it.pv.first()) {
+                slot.store(first, Ordering::Relaxed);
+            }
             report(it);
         };
         let result = searcher.search(
@@ -408,6 +474,7 @@ mod tests {
             settings: Settings::default(),
             rng: StdRng::seed_from_u64(1),
             start: Instant::now(),
+            published: None,
         };
         let rx = start(&mut engine, move |searcher, stop| {
             search.run(searcher, stop, &mut |_| {})

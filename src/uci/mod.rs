@@ -20,16 +20,15 @@ mod show;
 pub use limits::limits_for;
 pub use options::{Change, OptionError, Options, Variant};
 
-use crate::engine::{Engine, Search};
+use crate::engine::{Engine, Guard, Search};
 use crate::io::{
     Flow, Input, MAX_LINE_BYTES, Next, Output, ReadAhead, log_received, next_event,
     read_ahead_cost, spawn_bounded_stdin_reader,
 };
 use crate::protocol::game::{SpecPositionError, position_of, square_text};
-use crate::protocol::{self, Command, GoParams, Notation, PositionSpec, Reply, SquareText};
+use crate::protocol::{self, Command, GoParams, Notation, PositionSpec, Reply};
 use crate::rules::{Geometry, Outcome, Position, Tables};
-use crate::search::time::guard_deadline;
-use crate::search::{Searcher, TableSizeError, instant_move};
+use crate::search::{Searcher, TableSizeError};
 use job::Job;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -93,21 +92,9 @@ pub struct Session<W: Write> {
     pending: VecDeque<Pending>,
     /// The bytes of their lines, in all.
     pending_bytes: usize,
-    /// The running search's time guard, if it has a time limit.
-    guard: Option<Guard>,
-}
-
-/// A running `go` with a time limit: if the search has not answered by `at`, the session
-/// sends the `bestmove` itself (see [`crate::search::time::guard_deadline`]).
-struct Guard {
-    at: Instant,
-    /// The first move of the last principal variation reported, else a move chosen without
-    /// a search.
-    best: Option<SquareText>,
-    notation: Notation,
-    /// The `bestmove` has been sent: the search's own, and anything it still reports, is
-    /// dropped.
-    answered: bool,
+    /// The running search's time guard, if it has a time limit, and how its `bestmove` is
+    /// written.
+    guard: Option<(Guard, Notation)>,
 }
 
 impl<W: Write> Session<W> {
@@ -188,40 +175,31 @@ impl<W: Write> Session<W> {
 
     /// Output of the running job, as it comes.
     fn output(&mut self, reply: Reply) {
-        if let Some(guard) = &mut self.guard {
-            if guard.answered {
-                // Its `bestmove` has gone: a GUI takes nothing after it as this search's.
-                return;
-            }
-            if let Reply::Info(line, _) = &reply
-                && let Some(first) = line.pv.first()
-            {
-                guard.best = Some(*first);
-            }
+        if self.guard.as_ref().is_some_and(|(g, _)| g.answered()) {
+            // Its `bestmove` has gone: a GUI takes nothing after it as this search's.
+            return;
         }
         self.emit(reply);
     }
 
     /// When the running search must have answered by, if it has a time limit and has not.
     pub fn deadline(&self) -> Option<Instant> {
-        self.guard.as_ref().filter(|g| !g.answered).map(|g| g.at)
+        self.guard.as_ref().and_then(|(g, _)| g.due())
     }
 
     /// The search has not answered by its [`Session::deadline`]: stop it and send its
     /// `bestmove` now, the best move of its last completed iteration. Does nothing before
     /// the deadline or once answered.
     pub fn deadline_passed(&mut self) {
-        let Some(guard) = self.guard.as_mut() else {
+        let Some((guard, notation)) = self.guard.as_mut() else {
             return;
         };
-        if guard.answered || Instant::now() < guard.at {
-            return;
+        if let Some(best) = guard.answer_now() {
+            let g = self.position.geometry();
+            let reply = Reply::BestMove(best.map(|sq| square_text(g, sq)), *notation);
+            self.engine.stop();
+            self.emit(reply);
         }
-        guard.answered = true;
-        let reply = Reply::BestMove(guard.best, guard.notation);
-        log::debug!("the search had not answered by its deadline; the session answered for it");
-        self.engine.stop();
-        self.emit(reply);
     }
 
     fn handle_line(&mut self, line: &str) -> Flow {
@@ -437,19 +415,7 @@ impl<W: Write> Session<W> {
         }
         let limits = limits_for(&self.position, params);
         let notation = self.options.notation();
-        self.guard = limits
-            .hard_time
-            .and_then(|hard| arrived.checked_add(guard_deadline(hard)))
-            .map(|at| {
-                let g = self.position.geometry();
-                Guard {
-                    at,
-                    best: instant_move(&self.position).map(|sq| square_text(g, sq)),
-                    notation,
-                    answered: false,
-                }
-            });
-        let search = Search {
+        let mut search = Search {
             position: self.position.clone(),
             limits,
             settings: crate::search::Settings {
@@ -458,7 +424,9 @@ impl<W: Write> Session<W> {
             },
             rng: StdRng::from_rng(&mut self.rng),
             start: arrived,
+            published: None,
         };
+        self.guard = Guard::arm(&mut search).map(|g| (g, notation));
         self.start(Job::Search {
             search: Box::new(search),
             notation,
@@ -489,7 +457,7 @@ impl<W: Write> Session<W> {
     /// with what waited.
     fn finish(&mut self, replies: Vec<Reply>) {
         self.engine.wait();
-        let answered = self.guard.take().is_some_and(|g| g.answered);
+        let answered = self.guard.take().is_some_and(|(g, _)| g.answered());
         for reply in replies {
             if answered && matches!(reply, Reply::BestMove(..)) {
                 continue;

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::io::SharedBuffer;
+use crate::search::time::guard_deadline;
 
 fn session() -> (Session<SharedBuffer>, SharedBuffer, Receiver<Event>) {
     let (tx, rx) = channel();

@@ -23,21 +23,19 @@ use super::budget::TimeControl;
 use super::command::{Command, ParseError, parse_command};
 use super::game::{Game, Rules};
 use super::reply::{ABOUT, Reply};
-use crate::engine::{Engine, JobError, Search};
+use crate::engine::{Engine, Guard, JobError, Search};
 use crate::io::{
     Flow, Input, Next, Output, ReadAhead, log_received, next_event, read_ahead_cost,
     spawn_bounded_stdin_reader,
 };
 use crate::rules::MAX_CELLS;
 use crate::rules::{Position, Square};
-use crate::search::{SearchResult, Settings, TableSizeError, instant_move, time};
+use crate::search::{SearchResult, Settings, TableSizeError, time};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Instant;
 
@@ -100,27 +98,10 @@ pub struct Session<W: Write> {
     /// Notices past [`MAX_NOTICES`], counted only.
     unlisted_notices: u64,
     rng: StdRng,
-    /// The running search's time guard, if it has a time limit.
-    guard: Option<Guard>,
+    /// The running search's time guard, if it has a time limit, and when the command that
+    /// asked for the move arrived.
+    guard: Option<(Guard, Instant)>,
 }
-
-/// A running search with a time limit: if it has not ended by `at`, the session plays and
-/// sends the move itself (see [`time::guard_deadline`]).
-struct Guard {
-    at: Instant,
-    /// When the command that asked for the move arrived.
-    start: Instant,
-    /// The first move of the search's last completed iteration, published by the search
-    /// thread (`NO_MOVE` until one completes).
-    best: Arc<AtomicUsize>,
-    /// A move chosen without a search, for when no iteration has completed.
-    fallback: Option<Square>,
-    /// The move has been sent: the search's own is dropped when it ends.
-    answered: bool,
-}
-
-/// No move published yet.
-const NO_MOVE: usize = usize::MAX;
 
 impl<W: Write> Session<W> {
     /// A session writing to `out`; the end of each search is sent on `events`.
@@ -180,28 +161,21 @@ impl<W: Write> Session<W> {
 
     /// When the running search must have answered by, if it has a time limit and has not.
     pub fn deadline(&self) -> Option<Instant> {
-        self.guard.as_ref().filter(|g| !g.answered).map(|g| g.at)
+        self.guard.as_ref().and_then(|(g, _)| g.due())
     }
 
     /// The search has not ended by its [`Session::deadline`]: stop it, and play and send
     /// the first move of its last completed iteration now. Does nothing before the deadline
     /// or once answered.
     pub fn deadline_passed(&mut self) {
-        let Some(guard) = self.guard.as_mut() else {
+        let Some((guard, start)) = self.guard.as_mut() else {
             return;
         };
-        if guard.answered || Instant::now() < guard.at {
-            return;
+        if let Some(best) = guard.answer_now() {
+            let start = *start;
+            self.engine.stop();
+            self.play_own(best, start);
         }
-        guard.answered = true;
-        let best = match guard.best.load(Ordering::Relaxed) {
-            NO_MOVE => guard.fallback,
-            sq => Some(sq),
-        };
-        let start = guard.start;
-        log::debug!("the search had not ended by its deadline; the session answered for it");
-        self.engine.stop();
-        self.play_own(best, start);
     }
 
     /// Stops a running search (before the process exits: nothing will be sent).
@@ -356,33 +330,18 @@ impl<W: Write> Session<W> {
     fn think(&mut self, position: Position, at: Instant) {
         let limits = self.time.limits(time::own_moves_left(&position));
         log::debug!("thinking with {limits:?}");
-        let best = Arc::new(AtomicUsize::new(NO_MOVE));
-        self.guard = limits
-            .hard_time
-            .and_then(|hard| at.checked_add(time::guard_deadline(hard)))
-            .map(|guard_at| Guard {
-                at: guard_at,
-                start: at,
-                best: Arc::clone(&best),
-                fallback: instant_move(&position),
-                answered: false,
-            });
-        let search = Search {
+        let mut search = Search {
             position,
             limits,
             settings: Settings::default(),
             rng: StdRng::from_rng(&mut self.rng),
             start: at,
+            published: None,
         };
+        self.guard = Guard::arm(&mut search).map(|g| (g, at));
         let events = self.events.clone();
         let started = self.engine.go(
-            move |searcher, stop| {
-                search.run(searcher, stop, &mut |it| {
-                    if let Some(&first) = it.pv.first() {
-                        best.store(first, Ordering::Relaxed);
-                    }
-                })
-            },
+            move |searcher, stop| search.run(searcher, stop, &mut |_| {}),
             move |result| {
                 // The session may already be gone (after END); then nobody needs the move.
                 let _ = events.send(Event::Thought(Thought { result, start: at }));
@@ -404,7 +363,7 @@ impl<W: Write> Session<W> {
     fn finish(&mut self, thought: Thought) -> Flow {
         let Thought { result, start } = thought;
         self.engine.wait();
-        let answered = self.guard.take().is_some_and(|g| g.answered);
+        let answered = self.guard.take().is_some_and(|(g, _)| g.answered());
         if !answered {
             self.play_own(result.ok().and_then(|r| r.best), start);
         }
