@@ -203,10 +203,17 @@ mod tests {
         let board = format!("{}q", "15/".repeat(100_000));
         let text = message(&format!("position board {board} x"));
         assert!(
-            text.contains("row 100001 from the top: unexpected 'q'"),
+            text.contains("the board is 300001 characters long"),
             "{text}"
         );
         assert!(text.len() < 200, "{text}");
+        // Within the length a board can have, the first bad character is named.
+        let board = format!("{}q", "15/".repeat(19));
+        let text = message(&format!("position board {board} x"));
+        assert!(
+            text.contains("row 20 from the top: unexpected 'q'"),
+            "{text}"
+        );
     }
 
     #[test]
