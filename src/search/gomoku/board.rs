@@ -63,6 +63,7 @@ pub struct Board {
     /// The cells of the board, in square order.
     board_cells: Vec<Cell>,
     table: &'static PatternTable,
+    threats: &'static [Threat],
     scores: &'static CellScores,
 }
 
@@ -105,6 +106,7 @@ impl Board {
             side: 0,
             board_cells,
             table: PatternTable::shared(rule),
+            threats: Threat::table(),
             scores: CellScores::shared(),
         };
         // Keys of the empty board (walls seen), then every cell's patterns.
@@ -138,6 +140,12 @@ impl Board {
     /// The kinrow square of a cell.
     pub fn square_of(&self, c: Cell) -> Square {
         (c / STRIDE - PAD) * self.columns + c % STRIDE - PAD
+    }
+
+    /// Hands the move to the other player without a stone (for threat searches that ask
+    /// what the opponent could do); undone by calling it again.
+    pub fn pass(&mut self) {
+        self.side ^= 1;
     }
 
     /// The player to move: 0 black, 1 white.
@@ -321,12 +329,15 @@ impl Board {
     /// Recomputes every direction of the empty cell `c` and adds its terms.
     fn refresh_cell(&mut self, c: Cell) {
         let mut info = NO_INFO;
+        for d in 0..4 {
+            let both = self.table.both(self.keys[c][d]);
+            info.pats[0][d] = both[0];
+            info.pats[1][d] = both[1];
+        }
         for p in 0..2 {
-            for d in 0..4 {
-                info.pats[p][d] = self.table.get(self.keys[c][d], p);
-            }
-            info.threat[p] = Threat::of(info.pats[p]);
-            info.score[p] = self.scores.score(info.pats[p], info.threat[p]);
+            let combo = Threat::index(info.pats[p]);
+            info.threat[p] = self.threats[combo];
+            info.score[p] = self.scores.score(combo);
             self.counts[p][info.threat[p] as usize] += 1;
             self.sums[p] += info.score[p];
         }
@@ -335,16 +346,16 @@ impl Board {
 
     /// Recomputes direction `d` of the empty cell `c`, keeping the counts and sums.
     fn refresh_direction(&mut self, c: Cell, d: usize) {
-        let key = self.keys[c][d];
+        let both = self.table.both(self.keys[c][d]);
         let info = &mut self.info[c];
-        for p in 0..2 {
-            let pat = self.table.get(key, p);
+        for (p, &pat) in both.iter().enumerate() {
             if pat == info.pats[p][d] {
                 continue;
             }
             info.pats[p][d] = pat;
-            let threat = Threat::of(info.pats[p]);
-            let score = self.scores.score(info.pats[p], threat);
+            let combo = Threat::index(info.pats[p]);
+            let threat = self.threats[combo];
+            let score = self.scores.score(combo);
             self.counts[p][info.threat[p] as usize] -= 1;
             self.counts[p][threat as usize] += 1;
             self.sums[p] += score - info.score[p];

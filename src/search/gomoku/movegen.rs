@@ -146,3 +146,69 @@ pub fn generate_near(board: &Board, list: &mut Vec<(i32, Cell)>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Position, Square, Tables};
+    use crate::search::gomoku::pattern::LineRule;
+    use rand::rngs::StdRng;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+
+    /// Facing an open three (or a double four to come), the list is exactly our fours and
+    /// the moves after which the opponent has no open-four cell: checked against every
+    /// empty cell of random positions.
+    #[test]
+    fn answers_to_an_open_three_are_exactly_the_moves_that_hold() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let g = Geometry::new(15, 15, 5).expect("15x15");
+        let tables = Tables::new(g);
+        let mut checked = 0;
+        for _ in 0..3000 {
+            // Stones near the centre, so that threes are common.
+            let mut squares: Vec<Square> = (0..g.cells())
+                .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
+                .collect();
+            squares.shuffle(&mut rng);
+            let n = rng.random_range(6..20);
+            let Ok(pos) = Position::from_moves(tables.clone(), &squares[..n]) else {
+                continue;
+            };
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let mut board = Board::new(&pos, LineRule::Freestyle);
+            let us = board.side();
+            let them = us ^ 1;
+            if board.count(them, Threat::Flex4) == 0
+                || board.count(them, Threat::Five) > 0
+                || board.count(us, Threat::Five) > 0
+            {
+                continue;
+            }
+            let mut list = Vec::new();
+            let mut marks = Marks::new();
+            assert_eq!(generate(&mut board, &mut marks, &mut list), Kind::Complete);
+            let mut got: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
+            got.sort_unstable();
+            let mut want = Vec::new();
+            for c in board.board_cells().to_vec() {
+                if !board.is_empty(c) {
+                    continue;
+                }
+                let four = board.threat(c, us) >= Threat::Block4;
+                board.make(c);
+                let holds = board.count(them, Threat::Flex4) == 0;
+                board.unmake();
+                if four || holds {
+                    want.push(c);
+                }
+            }
+            want.sort_unstable();
+            assert_eq!(got, want, "{}", pos.diagram());
+            checked += 1;
+        }
+        assert!(checked > 50, "only {checked} positions with an open three");
+    }
+}

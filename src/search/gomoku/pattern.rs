@@ -56,6 +56,24 @@ pub enum Pattern {
 }
 
 impl Pattern {
+    /// The pattern numbered `bits` (its discriminant; anything above is a five).
+    #[inline]
+    fn from_bits(bits: u8) -> Pattern {
+        const ALL: [Pattern; 10] = [
+            Pattern::Dead,
+            Pattern::B1,
+            Pattern::F1,
+            Pattern::B2,
+            Pattern::F2,
+            Pattern::B3,
+            Pattern::F3,
+            Pattern::B4,
+            Pattern::F4,
+            Pattern::F5,
+        ];
+        ALL[(bits as usize).min(9)]
+    }
+
     /// The pattern of a line one move short of this one.
     fn demoted(self) -> Pattern {
         match self {
@@ -118,7 +136,13 @@ fn level(key: u32, own: u32, rule: LineRule, memo: &mut [Option<Pattern>]) -> Pa
     let p = if five(key, own, rule) {
         Pattern::F5
     } else {
-        let empties = (0..2 * HALF).filter(|&s| cell(key, s) == EMPTY);
+        // Under freestyle no five through the cell reaches its fifth neighbours: leaving
+        // them alone keeps the table's construction to the keys it stores.
+        let reach = match rule {
+            LineRule::Freestyle => 1..2 * HALF - 1,
+            LineRule::Exact => 0..2 * HALF,
+        };
+        let empties = reach.filter(|&s| cell(key, s) == EMPTY);
         let fives = empties
             .clone()
             .filter(|&s| five(key | own << (2 * s), own, rule))
@@ -137,24 +161,40 @@ fn level(key: u32, own: u32, rule: LineRule, memo: &mut [Option<Pattern>]) -> Pa
 }
 
 /// The patterns of every key for both players under one rule each.
+///
+/// Under freestyle no five through a cell reaches its fifth neighbours, so an all-freestyle
+/// table is indexed by the middle eight neighbours only: 64K one-byte entries, which stay in
+/// the cache, where the exact rule needs all ten (1M entries).
 pub struct PatternTable {
-    /// Index `key`: the patterns for black (`[0]`) and white (`[1]`).
-    entries: Vec<[Pattern; 2]>,
+    /// Black's pattern in the low four bits, white's in the high four.
+    entries: Vec<u8>,
+    /// Index = (key >> shift) & mask.
+    shift: u32,
+    mask: u32,
 }
 
 impl PatternTable {
     /// The table for black playing by `rules[0]` and white by `rules[1]`.
     pub fn new(rules: [LineRule; 2]) -> PatternTable {
-        let size = 1usize << KEY_BITS;
-        let mut entries = vec![[Pattern::Dead; 2]; size];
+        let (shift, bits) = if rules == [LineRule::Freestyle; 2] {
+            (2, KEY_BITS - 4)
+        } else {
+            (0, KEY_BITS)
+        };
+        let mut entries = vec![0u8; 1 << bits];
         for (player, rule) in rules.into_iter().enumerate() {
             let own = player as u32 + 1;
-            let mut memo = vec![None; size];
-            for key in 0..size as u32 {
-                entries[key as usize][player] = level(key, own, rule, &mut memo);
+            let mut memo = vec![None; 1 << KEY_BITS];
+            for (index, entry) in entries.iter_mut().enumerate() {
+                let p = level((index as u32) << shift, own, rule, &mut memo);
+                *entry |= (p as u8) << (4 * player);
             }
         }
-        PatternTable { entries }
+        PatternTable {
+            entries,
+            shift,
+            mask: (1 << bits) - 1,
+        }
     }
 
     /// The shared table for both players under `rule`, built on first use.
@@ -167,10 +207,17 @@ impl PatternTable {
         }
     }
 
-    /// The pattern of `key` for `player` (0 black, 1 white).
+    /// The patterns of `key` for black and white.
     #[inline]
+    pub fn both(&self, key: u32) -> [Pattern; 2] {
+        let e = self.entries[((key >> self.shift) & self.mask) as usize];
+        [Pattern::from_bits(e & 15), Pattern::from_bits(e >> 4)]
+    }
+
+    /// The pattern of `key` for `player` (0 black, 1 white).
+    #[cfg(test)]
     pub fn get(&self, key: u32, player: usize) -> Pattern {
-        self.entries[key as usize][player]
+        self.both(key)[player]
     }
 }
 
@@ -202,6 +249,25 @@ pub enum Threat {
 impl Threat {
     /// Number of classes.
     pub const COUNT: usize = 9;
+
+    /// The class of each combination of four patterns, by `pats[0] * 1000 + ... + pats[3]`.
+    pub fn table() -> &'static [Threat] {
+        static TABLE: OnceLock<Vec<Threat>> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            (0..10_000)
+                .map(|i| {
+                    let p = |d: u32| Pattern::from_bits((i / 10u32.pow(3 - d) % 10) as u8);
+                    Threat::of([p(0), p(1), p(2), p(3)])
+                })
+                .collect()
+        })
+    }
+
+    /// The index of a combination in [`Threat::table`].
+    #[inline]
+    pub fn index(pats: [Pattern; 4]) -> usize {
+        pats[0] as usize * 1000 + pats[1] as usize * 100 + pats[2] as usize * 10 + pats[3] as usize
+    }
 
     /// The class of a cell whose four lines have these patterns.
     pub fn of(pats: [Pattern; 4]) -> Threat {

@@ -27,6 +27,13 @@ const ROOT_VCF_BUDGET: u64 = 100_000;
 const LEAF_VCF_DEPTH: u32 = 10;
 const LEAF_VCF_BUDGET: u64 = 40;
 
+/// Plies beyond the nominal depth in which answers to open threes are still searched.
+const QUIET_PLIES: usize = 2;
+/// Moves tried at a node below the root that is not answering an open three.
+const MAX_WIDTH: usize = 24;
+/// Quiet moves tried at non-PV nodes of depth 1, 2, 3, ...: later ones are skipped.
+const MOVE_COUNT: [usize; 4] = [0, 8, 14, 22];
+
 /// Move-ordering weights by the threat class a move makes for the mover (attack) and for
 /// the opponent on the same cell (defence).
 const ATTACK: [i32; Threat::COUNT] = [0, 3000, 3600, 6000, 1500, 2500, 9000, 20000, 100000];
@@ -51,6 +58,10 @@ pub struct Engine {
     unsound: u64,
     /// Nodes the current fours search may still visit.
     pub(super) vcf_left: u64,
+    /// Below this ply the horizon no longer searches the answers to an open three.
+    quiet_ply: usize,
+    /// Below this ply threats are no longer extended.
+    extend_ply: usize,
 }
 
 /// A root move and its latest score.
@@ -81,6 +92,8 @@ impl Engine {
             seldepth: 0,
             unsound: 0,
             vcf_left: 0,
+            quiet_ply: 0,
+            extend_ply: 0,
         }
     }
 
@@ -186,6 +199,8 @@ impl Engine {
         };
         for depth in 1..=max_depth {
             self.seldepth = 0;
+            self.quiet_ply = depth as usize + QUIET_PLIES;
+            self.extend_ply = 2 * depth as usize;
             let unsound_before = self.unsound;
             let mut best = -INF;
             let mut best_pv: Vec<Cell> = Vec::new();
@@ -366,8 +381,22 @@ impl Engine {
         if b.count(us, Threat::Flex4) > 0 {
             return MATE - (p + 3);
         }
+        // At the horizon: a win by fours ends the line; a position where the opponent
+        // threatens an open four, or would win by fours if it were to move, is not quiet:
+        // its answers are searched (to a bound of plies) before anything is evaluated.
         if depth <= 0 {
-            return self.horizon(b, ply);
+            if b.fours(us) > 0 {
+                self.vcf_left = LEAF_VCF_BUDGET;
+                if let Some((plies, _)) = self.vcf(b, LEAF_VCF_DEPTH) {
+                    return MATE - (p + plies as i32);
+                }
+            }
+            let noisy = ply < self.quiet_ply
+                && (b.count(them, Threat::Flex4) > 0
+                    || (b.fours(them) > 0 && self.opponent_vcf(b)));
+            if !noisy {
+                return evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
+            }
         }
 
         let key = b.hash() ^ (us as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -403,8 +432,14 @@ impl Engine {
             return -(MATE - (p + 4));
         }
         self.score_moves(b, &mut list, tt_move, ply);
+        if kind == Kind::Near && list.len() > MAX_WIDTH {
+            // The best-ordered moves only: gomoku is played where the threats are.
+            list.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+            list.truncate(MAX_WIDTH);
+        }
 
         let alpha_orig = alpha;
+        let pv_node = beta - alpha > 1;
         let mut best = -INF;
         let mut best_move = None;
         for i in 0..list.len() {
@@ -413,22 +448,41 @@ impl Engine {
                 || b.threat(c, them) >= Threat::Flex3
                 || Some(c) == tt_move
                 || self.killers[ply].contains(&Some(c));
+            // Late quiet moves near the horizon are not tried at all (a guess: the node
+            // was unsound already, its list being the moves near the stones).
+            if !pv_node
+                && !tactical
+                && kind == Kind::Near
+                && best > -MATE_BOUND
+                && depth < MOVE_COUNT.len() as i32
+                && i >= MOVE_COUNT[depth.max(1) as usize]
+            {
+                continue;
+            }
+            // A move that makes an open three or a four leaves the opponent a short list of
+            // answers: searched a ply deeper, the threat sequences that decide gomoku are
+            // followed to their end (to a bound).
+            let new_depth = if b.threat(c, us) >= Threat::Flex3 && ply < self.extend_ply {
+                depth
+            } else {
+                depth - 1
+            };
             b.make(c);
             let mut v;
             if i == 0 {
-                v = -self.node(b, depth - 1, ply + 1, -beta, -alpha);
+                v = -self.node(b, new_depth, ply + 1, -beta, -alpha);
             } else {
                 let r = if depth >= 3 && i >= 3 && !tactical {
                     1 + i32::from(i >= 10) + i32::from(depth >= 6 && i >= 20)
                 } else {
                     0
                 };
-                v = -self.node(b, depth - 1 - r, ply + 1, -alpha - 1, -alpha);
+                v = -self.node(b, new_depth - r, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && r > 0 && !self.aborted {
-                    v = -self.node(b, depth - 1, ply + 1, -alpha - 1, -alpha);
+                    v = -self.node(b, new_depth, ply + 1, -alpha - 1, -alpha);
                 }
                 if v > alpha && v < beta && !self.aborted {
-                    v = -self.node(b, depth - 1, ply + 1, -beta, -alpha);
+                    v = -self.node(b, new_depth, ply + 1, -beta, -alpha);
                 }
             }
             b.unmake();
@@ -468,15 +522,13 @@ impl Engine {
         best
     }
 
-    /// The value at the horizon: a win by fours if there is one, else the evaluation.
-    fn horizon(&mut self, b: &mut Board, ply: usize) -> i32 {
-        if b.fours(b.side()) > 0 {
-            self.vcf_left = LEAF_VCF_BUDGET;
-            if let Some((plies, _)) = self.vcf(b, LEAF_VCF_DEPTH) {
-                return MATE - (ply as i32 + plies as i32);
-            }
-        }
-        evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
+    /// Whether the opponent of the side to move would win by fours if it were to move.
+    fn opponent_vcf(&mut self, b: &mut Board) -> bool {
+        b.pass();
+        self.vcf_left = LEAF_VCF_BUDGET;
+        let found = self.vcf(b, LEAF_VCF_DEPTH).is_some();
+        b.pass();
+        found
     }
 
     /// `c` followed by the line below it, as the line of `ply`.
@@ -518,5 +570,105 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Tables};
+    use crate::search::gomoku::pattern::LineRule;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    use std::time::Duration;
+
+    fn position(moves: &str, exact: bool) -> Position {
+        let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
+        let sqs: Vec<Square> = moves
+            .split_whitespace()
+            .map(|m| g.square_named(m).expect("a square"))
+            .collect();
+        Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
+    }
+
+    fn run(pos: &Position, limits: Limits, seed: u64) -> (SearchResult, Vec<Iteration>) {
+        let mut engine = Engine::new(4);
+        let control = Control {
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+        };
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut its = Vec::new();
+        let r = engine.search(
+            pos,
+            &limits,
+            Settings::default(),
+            &control,
+            &mut rng,
+            &mut |it| its.push(it.clone()),
+        );
+        (r, its)
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_search_node_for_node() {
+        let pos = position("h8 i9 h9 h10 g8 g9 j9", false);
+        let limits = Limits {
+            nodes: Some(30_000),
+            ..Limits::default()
+        };
+        let (a, ia) = run(&pos, limits, 9);
+        let (b, ib) = run(&pos, limits, 9);
+        assert_eq!(a, b);
+        let strip = |its: &[Iteration]| {
+            its.iter()
+                .map(|i| (i.depth, i.value, i.nodes, i.pv.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(&ia), strip(&ib));
+        assert!(a.nodes >= 30_000 && a.depth >= 2, "{a:?}");
+    }
+
+    #[test]
+    fn fours_search_finds_a_four_three_and_nothing_where_there_is_none() {
+        for exact in [false, true] {
+            let rule = if exact {
+                LineRule::Exact
+            } else {
+                LineRule::Freestyle
+            };
+            let pos = position("e5 d5 f5 a1 g5 a3 h6 a5 h7 a7", exact);
+            let mut b = Board::new(&pos, rule);
+            let mut engine = Engine::new(1);
+            engine.vcf_left = 10_000;
+            let (plies, first) = engine.vcf(&mut b, 20).expect("h5 wins");
+            assert_eq!(
+                (plies, pos.geometry().name(b.square_of(first))),
+                (5, "h5".into())
+            );
+            // O to move has no four to start with.
+            let pos = position("e5 d5 f5 a1 g5 a3 h6 a5 h7", exact);
+            let mut b = Board::new(&pos, rule);
+            engine.vcf_left = 10_000;
+            assert_eq!(engine.vcf(&mut b, 20), None);
+        }
+    }
+
+    #[test]
+    fn a_hard_deadline_is_kept_and_a_legal_move_returned() {
+        let pos = position("h8 i9 h9 h10 g8 g9 j9 i8 i7", false);
+        let limits = Limits {
+            hard_time: Some(Duration::from_millis(40)),
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        let (r, _) = run(&pos, limits, 1);
+        let best = r.best.expect("a move");
+        assert!(pos.empty().contains(best));
+        assert!(
+            start.elapsed() < Duration::from_millis(400),
+            "{:?}",
+            start.elapsed()
+        );
     }
 }
