@@ -7,7 +7,8 @@
 //! - `board`: a padded board that keeps every cell's patterns up to date move by move;
 //! - `eval`: the static value, from the patterns of the empty cells;
 //! - `movegen`: candidate moves and the complete list of answers to an open three;
-//! - `vcf`: wins by continuous fours;
+//! - `vcf`: wins by continuous fours; `vct`: wins by continuous threats (fours and open
+//!   threes);
 //! - `search`: iterative deepening, principal variation search, the table (`tt`).
 //!
 //! Freestyle and the exact rule are played here. The pattern tables take a rule per player,
@@ -21,6 +22,7 @@ mod pattern;
 mod search;
 mod tt;
 mod vcf;
+mod vct;
 
 pub(super) use search::Engine;
 

@@ -23,12 +23,15 @@ const POLL_INTERVAL: u32 = 128;
 /// The fours search at the root: attacks in a row, nodes.
 const ROOT_VCF_DEPTH: u32 = 40;
 const ROOT_VCF_BUDGET: u64 = 100_000;
+/// The threats search at the root: attacks in a row, nodes.
+const ROOT_VCT_DEPTH: u32 = 8;
+const ROOT_VCT_BUDGET: u64 = 5_000;
 /// The fours search at the horizon.
 const LEAF_VCF_DEPTH: u32 = 10;
 const LEAF_VCF_BUDGET: u64 = 40;
 
 /// Plies beyond the nominal depth in which answers to open threes are still searched.
-const QUIET_PLIES: usize = 2;
+const QUIET_PLIES: usize = 4;
 /// Moves tried at a node below the root that is not answering an open three.
 const MAX_WIDTH: usize = 24;
 /// Quiet moves tried at non-PV nodes of depth 1, 2, 3, ...: later ones are skipped.
@@ -47,6 +50,7 @@ pub struct Engine {
     lists: Vec<Vec<(i32, Cell)>>,
     pv: Vec<Vec<Cell>>,
     marks: Marks,
+    pub(super) vct_marks: Marks,
     pub(super) nodes: u64,
     node_limit: u64,
     ticks: u32,
@@ -83,6 +87,7 @@ impl Engine {
             lists: (0..plies).map(|_| Vec::new()).collect(),
             pv: (0..plies).map(|_| Vec::new()).collect(),
             marks: Marks::new(),
+            vct_marks: Marks::new(),
             nodes: 0,
             node_limit: u64::MAX,
             ticks: 0,
@@ -160,6 +165,10 @@ impl Engine {
             }
             self.vcf_left = ROOT_VCF_BUDGET;
             if let Some((plies, c)) = self.vcf(&mut b, ROOT_VCF_DEPTH) {
+                return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
+            }
+            self.vcf_left = ROOT_VCT_BUDGET;
+            if let Some((plies, c)) = self.vct(&mut b, ROOT_VCT_DEPTH) {
                 return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
             }
         }
