@@ -10,11 +10,11 @@
 //! 4 4 3 freestyle win 3 proven   # Uiterwijk & van den Herik 2000
 //! ```
 //!
-//! `rule` is `freestyle` (the default) or `exact`; `value` is `draw`, `win [N]` or `loss [N]`
+//! `rule` is `freestyle` (the default), `exact` or `renju` (k=5 only); `value` is `draw`, `win [N]` or `loss [N]`
 //! for the first player (N: the winner's move that completes the row); `expected` is
 //! `proven` (kinrow proves the value within solve's time limit) or `unproven`.
 
-use crate::rules::{Geometry, GeometryError};
+use crate::rules::{Geometry, GeometryError, Rule};
 use crate::search::Value;
 use std::fmt;
 use std::iter::Peekable;
@@ -266,8 +266,11 @@ pub fn solve_list() -> &'static [SolveGame] {
 fn solve_game(data: &str, source: &str) -> Result<SolveGame, ListErrorKind> {
     let mut columns = Columns::new(data);
     let (_, _, _, mut geometry) = columns.board()?;
-    if let Some(rule) = columns.0.next_if(|&t| t == "freestyle" || t == "exact") {
-        geometry = geometry.with_exact(rule == "exact");
+    if let Some(rule) = columns.0.next_if(|t| t.parse::<Rule>().is_ok()) {
+        let rule = rule
+            .parse::<Rule>()
+            .map_err(|_| ListErrorKind::Value(rule.into()))?;
+        geometry = geometry.with_rule(rule).map_err(ListErrorKind::Geometry)?;
     }
     let value = columns.word("value")?;
     let distance = columns.0.next_if(|t| t.parse::<u32>().is_ok());
@@ -388,6 +391,8 @@ mod tests {
         let games =
             parse_solve_list("3 3 3 draw proven\n6 5 4 win proven\n4 4 4 loss 2 proven").unwrap();
         assert!(!games[0].geometry.exact());
+        let renju = parse_solve_list("5 5 5 renju draw unproven").unwrap();
+        assert_eq!(renju[0].geometry.rule(), Rule::Renju);
         assert_eq!(games[0].known, Known::Draw);
         assert_eq!(games[1].known, Known::FirstWins(None));
         assert_eq!(games[2].known, Known::SecondWins(Some(2)));
@@ -405,7 +410,11 @@ mod tests {
             ("3 3", K::Missing("k")),
             ("3 3 3 exact", K::Missing("value")),
             ("3 3 3 draw", K::Missing("expected")),
-            ("3 3 3 renju draw proven", K::Value("renju".into())),
+            ("3 3 3 caro draw proven", K::Value("caro".into())),
+            (
+                "3 3 3 renju draw proven",
+                K::Geometry(GeometryError::RenjuK { k: 3 }),
+            ),
             ("3 3 3 draw 2 proven", K::Value("draw".into())),
             ("3 3 3 draw maybe", K::Expectation("maybe".into())),
             ("3 3 3 draw proven x", K::Trailing("x".into())),

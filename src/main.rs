@@ -30,7 +30,7 @@ enum Sub {
     /// Solve the standard m,n,k games from the empty board, each within a time limit.
     Solve,
     /// Run as a Gomocup brain (Piskvork, c-gomoku-cli): the Gomoku AI protocol on
-    /// stdin/stdout, boards up to 15x15.
+    /// stdin/stdout, boards up to 20x20 (START 20, RECTSTART 20,15).
     ///
     /// A copy or link of kinrow named pbrain-kinrow (any name starting pbrain-) does the
     /// same. The brain takes no arguments: the manager sends everything on stdin.

@@ -278,6 +278,33 @@ fn watching_the_engine_play_the_random_player() {
     assert!(r.stdout.contains("final score: kinrow "), "{}", r.stdout);
 }
 
+/// The largest board in the terminal: files to t, two-digit ranks lined up, a whole game.
+#[test]
+fn a_game_on_the_largest_board() {
+    let r = run(
+        &[
+            "play", "--board", "20x20", "--x", "engine", "--o", "random", "--depth", "2", "--seed",
+            "5",
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("kinrow play: 20x20, 5 in a row wins"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("\n   a b c d e f g h i j k l m n o p q r s t\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("\n20 "), "{}", r.stdout);
+    assert!(r.stdout.contains("\n 9 "), "{}", r.stdout);
+    assert_eq!(r.stdout.matches("game over: ").count(), 1, "{}", r.stdout);
+}
+
 #[test]
 fn options_help_and_errors() {
     let r = run(&["play", "--help"], Duration::from_secs(10));
@@ -301,11 +328,11 @@ fn options_help_and_errors() {
     ] {
         assert!(r.stdout.contains(flag), "--help does not explain {flag}");
     }
-    let r = run(&["play", "--board", "16x16"], Duration::from_secs(10));
+    let r = run(&["play", "--board", "21x21"], Duration::from_secs(10));
     assert_eq!(r.code, Some(2));
     assert!(
         r.stderr
-            .contains("invalid value '16x16' for '--board <BOARD>': a board of 16x16 is not"),
+            .contains("invalid value '21x21' for '--board <BOARD>': a board of 21x21 is not"),
         "{}",
         r.stderr
     );

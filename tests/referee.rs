@@ -195,6 +195,65 @@ fn records_are_valid_json_lines_and_sgf() {
     }
 }
 
+/// The largest boards, square and oblong: whole games against the random player, every move
+/// on the board, in the JSON record and in the SGF (`SZ[20]`, `SZ[20:15]`).
+#[test]
+fn games_on_the_largest_boards() {
+    let dir = scratch("largest");
+    for (board, columns, rows) in [("20x20", 20u8, 20u8), ("20x15", 20, 15)] {
+        let (jsonl, sgf) = (
+            dir.join(format!("{board}.jsonl")),
+            dir.join(format!("{board}.sgf")),
+        );
+        let r = versus_random(
+            "",
+            &format!(
+                "--board {board} --depth 2 --games 2 --seed 4 --jsonl {} --sgf {}",
+                jsonl.display(),
+                sgf.display()
+            ),
+        );
+        assert!(r.stdout.contains("match completed"), "{}", r.stdout);
+        let games = read_jsonl(&jsonl);
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            assert_eq!(g.at_fault, "-", "{g:?}");
+            assert!(g.plies >= 9, "{g:?}");
+            for m in &g.moves {
+                let file = m.as_bytes()[0];
+                let rank: u8 = m[1..].parse().unwrap();
+                assert!(
+                    (b'a'..b'a' + columns).contains(&file) && (1..=rows).contains(&rank),
+                    "{board}: {m}"
+                );
+            }
+        }
+        let trees = read_sgf(&std::fs::read_to_string(&sgf).unwrap());
+        let size = if columns == rows {
+            columns.to_string()
+        } else {
+            format!("{columns}:{rows}")
+        };
+        for (tree, g) in trees.iter().zip(&games) {
+            assert!(
+                tree[0].contains(&("SZ".into(), vec![size.clone()])),
+                "{tree:?}"
+            );
+            let points: Vec<&String> = tree[1..]
+                .iter()
+                .flat_map(|node| node.iter().filter(|(k, _)| k == "B" || k == "W"))
+                .map(|(_, v)| &v[0])
+                .collect();
+            assert_eq!(points.len(), g.plies, "{g:?}");
+            for (point, square) in points.iter().zip(&g.moves) {
+                let p = point.as_bytes();
+                let rank = rows - (p[1] - b'a');
+                assert_eq!(format!("{}{rank}", p[0] as char), *square, "{board}");
+            }
+        }
+    }
+}
+
 #[test]
 fn the_same_seed_gives_the_same_games() {
     let dir = scratch("seeds");

@@ -672,13 +672,17 @@ fn illegal_moves_and_positions() {
         ),
         (
             "position board 5/5/5/16 x",
-            "a count of empty cells must be a number from 1 to 15",
+            "rank 1 has 16 cells but the board has 5 columns",
+        ),
+        (
+            "position board 5/5/5/21 x",
+            "a count of empty cells must be a number from 1 to 20",
         ),
         ("position board 5/5/5/5/ x", "row 5 from the top is empty"),
         ("position board /5/5/5 x", "row 1 from the top is empty"),
         (
             "position board 5/5/5/0 x",
-            "a count of empty cells must be a number from 1 to 15",
+            "a count of empty cells must be a number from 1 to 20",
         ),
         ("position board 5/5/5/X4 x", "unexpected 'X'"),
         (
@@ -715,18 +719,18 @@ fn impossible_geometries_and_options() {
     for (line, needle) in [
         (
             "newgame 0 0 0",
-            "newgame: a board of 0x0 is not supported (columns and rows must each be 1 to 15)",
+            "newgame: a board of 0x0 is not supported (columns and rows must each be 1 to 20)",
         ),
-        ("newgame 16 16 5", "a board of 16x16 is not supported"),
-        ("newgame 15 16 5", "a board of 15x16 is not supported"),
+        ("newgame 21 21 5", "a board of 21x21 is not supported"),
+        ("newgame 20 21 5", "a board of 20x21 is not supported"),
         ("newgame 0 5 3", "a board of 0x5 is not supported"),
         (
             "newgame 3 3 4",
             "newgame: k=4 cannot be reached on this board (k must be 1 to 3, the longer side)",
         ),
         (
-            "newgame 15 1 16",
-            "k=16 cannot be reached on this board (k must be 1 to 15",
+            "newgame 20 1 21",
+            "k=21 cannot be reached on this board (k must be 1 to 20",
         ),
         ("newgame 1 1 2", "k=2 cannot be reached"),
         ("newgame 3 3 0", "k=0 cannot be reached"),
@@ -804,12 +808,14 @@ fn every_edge_geometry() {
     let mut e = Engine::start(&[]);
     for (c, r, k) in [
         (1, 1, 1),
-        (1, 15, 1),
-        (1, 15, 15),
-        (15, 1, 5),
-        (15, 1, 15),
-        (15, 15, 1),
-        (15, 15, 15),
+        (1, 20, 1),
+        (1, 20, 20),
+        (20, 1, 5),
+        (20, 1, 20),
+        (20, 20, 1),
+        (20, 20, 20),
+        (20, 20, 5),
+        (20, 15, 5),
         (15, 15, 5),
         (2, 1, 2),
     ] {

@@ -20,6 +20,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
+/// The largest number of columns or rows (protocol.md, "The game": each from 1 to 20).
+const MAX_SIDE: usize = 20;
+
 /// The engine's game state as the model sees it.
 #[derive(Clone, Debug)]
 struct Model {
@@ -445,7 +448,7 @@ impl Generator {
         // Mostly small boards: their games end, so wins, draws and dead draws come up.
         let side = |rng: &mut StdRng| {
             if rng.random_ratio(1, 10) {
-                rng.random_range(0..=17usize)
+                rng.random_range(0..=MAX_SIDE + 2)
             } else {
                 rng.random_range(1..=6usize)
             }
@@ -453,7 +456,8 @@ impl Generator {
         let (c, r) = (side(&mut self.rng), side(&mut self.rng));
         let k = self.rng.random_range(0..=c.max(r) + 1);
         let line = format!("newgame {c} {r} {k}");
-        if !(1..=15).contains(&c) || !(1..=15).contains(&r) {
+        let sides = 1..=MAX_SIDE;
+        if !sides.contains(&c) || !sides.contains(&r) {
             (line, Expect::Error("newgame: a board of".into()))
         } else if !(1..=c.max(r)).contains(&k) {
             (
@@ -485,7 +489,7 @@ impl Generator {
             "setoption name Seed value -3",
             "setoption name Threads value 2",
             "setoption name UCI_Variant value chess",
-            "setoption name Rule value renju",
+            "setoption name Rule value caro",
             "setoption name UCI_Variant",
             "setoption name RandomTieBreak value 1",
             "setoption name Clear Hash value 1",

@@ -44,7 +44,8 @@ impl<T: FromStr + Default + PartialOrd> FromStr for Positive<T> {
     }
 }
 
-/// Reads `3x3`, `5x5k4`, `15,15,5`; with no k, k is the shorter side but at most 5.
+/// Reads `3x3`, `5x5k4`, `15,15,5`, `20x20` (each side 1 to [`crate::rules::MAX_SIDE`]); with
+/// no k, k is the shorter side but at most 5.
 ///
 /// ```
 /// use kinrow::client::cli::parse_board;
@@ -118,6 +119,10 @@ mod tests {
         assert_eq!(parse_board("7X6").ok(), g(7, 6, 5));
         assert_eq!(parse_board("5x5k4").ok(), g(5, 5, 4));
         assert_eq!(parse_board("15,15,5").ok(), g(15, 15, 5));
+        assert_eq!(parse_board("20x20").ok(), g(20, 20, 5));
+        assert_eq!(parse_board("20x15").ok(), g(20, 15, 5));
+        assert_eq!(parse_board("20x1k20").ok(), g(20, 1, 20));
+        assert_eq!(parse_board("20,20,20").ok(), g(20, 20, 20));
         assert_eq!(parse_board("1x1").ok(), g(1, 1, 1));
         for bad in [
             "", "3", "3x", "x3", "3x3k", "3,3", "3x3k3k3", "-3x3", "3 x 3", "3x3x3",
@@ -128,8 +133,8 @@ mod tests {
             );
         }
         assert_eq!(
-            parse_board("16x16").map_err(|e| e.to_string()),
-            Err("a board of 16x16 is not supported (columns and rows must each be 1 to 15)".into())
+            parse_board("21x20").map_err(|e| e.to_string()),
+            Err("a board of 21x20 is not supported (columns and rows must each be 1 to 20)".into())
         );
         assert!(matches!(
             parse_board("3x3k4"),

@@ -3,9 +3,13 @@
 use crate::rules::{Position, Square};
 use rand::Rng;
 
-/// A uniformly random empty square of `position`, drawn from `rng`; `None` on a full board.
+/// A uniformly random empty square of `position` that the side to move may play (renju
+/// forbids some to x), drawn from `rng`; `None` when there is none.
 pub fn random_move(position: &Position, rng: &mut impl Rng) -> Option<Square> {
-    let empty: Vec<Square> = position.empty().iter().collect();
+    let empty: Vec<Square> = position
+        .without_forbidden(position.empty())
+        .iter()
+        .collect();
     (!empty.is_empty()).then(|| empty[rng.random_range(0..empty.len())])
 }
 

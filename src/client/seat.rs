@@ -10,7 +10,7 @@ use crate::protocol::game::square_text;
 use crate::protocol::{
     Command, EngineInfo, EngineReply, GoParams, PositionSpec, SquareText, parse_reply,
 };
-use crate::rules::{Geometry, Position};
+use crate::rules::{Geometry, Position, Rule};
 use crate::text::excerpt;
 use rand::rngs::StdRng;
 use std::path::PathBuf;
@@ -170,10 +170,16 @@ impl Seat {
             return Err(NoMove::Cancelled);
         };
         let size = [geometry.columns(), geometry.rows(), geometry.k()].map(|n| n as u32);
-        let newgame = Command::NewGame(Some(size.into()));
-        let sent = engine
-            .drain()
-            .and_then(|()| engine.send_all(&[newgame, Command::IsReady]));
+        let mut commands = vec![Command::NewGame(Some(size.into()))];
+        // The rule after the board: renju is refused on a board whose k is not 5.
+        if geometry.rule() != Rule::Freestyle {
+            commands.push(Command::SetOption {
+                name: "Rule".into(),
+                value: Some(geometry.rule().name().into()),
+            });
+        }
+        commands.push(Command::IsReady);
+        let sent = engine.drain().and_then(|()| engine.send_all(&commands));
         let since = Instant::now();
         if let Err(failure) = sent {
             return Err(failure_to_fault(engine, failure, "readyok", since));

@@ -236,7 +236,7 @@ mod tests {
             e.to_string(),
             "BOARD line 7: more stones than the board's 6 squares"
         );
-        assert_eq!(BoardBlock::new(usize::MAX).capacity, 225);
+        assert_eq!(BoardBlock::new(usize::MAX).capacity, 400);
     }
 
     #[test]

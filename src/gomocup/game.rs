@@ -2,7 +2,7 @@
 //! it. No I/O.
 
 use super::board::{Board, PositionError, Stone};
-use crate::rules::{Geometry, GeometryError, MAX_SIDE, Outcome, Position, Tables};
+use crate::rules::{Geometry, GeometryError, MAX_SIDE, Outcome, Position, Rule, Tables};
 use std::sync::Arc;
 
 /// Stones in a row to win unless `INFO kinrow_k` says otherwise: gomoku's five.
@@ -11,7 +11,8 @@ pub const DEFAULT_K: u32 = 5;
 /// The rules as `INFO` set them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
-    /// The `rule` bit mask: bit 1 (exactly five) is played, the others are not supported.
+    /// The `rule` bit mask: bits 1 (exactly five) and 4 (renju) are played, the others are
+    /// not supported.
     pub rule: u32,
     /// Stones in a row to win.
     pub k: u32,
@@ -27,9 +28,21 @@ impl Default for Rules {
 }
 
 impl Rules {
-    /// Whether only exactly k in a row wins (rule bit 1).
+    /// Whether only exactly k in a row wins, for both players (rule bit 1 without bit 4).
     pub fn exact(self) -> bool {
-        self.rule & 1 != 0
+        self.rule() == Rule::Exact
+    }
+
+    /// The rule the bits select: renju (bit 4, whatever bit 1 says, since renju has black win
+    /// with exactly five anyway), else exactly five (bit 1), else freestyle.
+    pub fn rule(self) -> Rule {
+        if self.rule & 4 != 0 {
+            Rule::Renju
+        } else if self.rule & 1 != 0 {
+            Rule::Exact
+        } else {
+            Rule::Freestyle
+        }
     }
 
     /// The geometry of a `width` x `height` board under these rules.
@@ -39,7 +52,7 @@ impl Rules {
     /// When kinrow cannot play that board with these rules.
     pub fn geometry(self, width: u32, height: u32) -> Result<Geometry, Unsupported> {
         Geometry::new(width, height, self.k)
-            .map(|g| g.with_exact(self.exact()))
+            .and_then(|g| g.with_rule(self.rule()))
             .map_err(|error| Unsupported {
                 width,
                 height,
@@ -50,10 +63,13 @@ impl Rules {
 
     /// What wins, for messages.
     pub fn describe(self) -> String {
-        if self.exact() {
-            format!("exactly {} in a row wins", self.k)
-        } else {
-            format!("{} or more in a row wins", self.k)
+        match self.rule() {
+            Rule::Exact => format!("exactly {} in a row wins", self.k),
+            Rule::Freestyle => format!("{} or more in a row wins", self.k),
+            Rule::Renju => format!(
+                "renju: black (the first player) wins with exactly {k} in a row and may not make an overline, a double four or a double three; white wins with {k} or more",
+                k = self.k
+            ),
         }
     }
 
@@ -63,9 +79,6 @@ impl Rules {
         let mut missing: Vec<String> = Vec::new();
         if rule & 2 != 0 {
             missing.push("continuous game (2)".into());
-        }
-        if rule & 4 != 0 {
-            missing.push("renju (4)".into());
         }
         if rule & 8 != 0 {
             missing.push("caro (8)".into());
@@ -114,6 +127,9 @@ fn unsupported(
         GeometryError::K { .. } => format!(
             "{k} in a row cannot be made on a {width}x{height} board (a side of at least {k} is needed)"
         ),
+        GeometryError::RenjuK { .. } => {
+            format!("renju is played with five in a row only, not {k} (INFO kinrow_k)")
+        }
     }
 }
 
@@ -180,12 +196,26 @@ mod tests {
         let rules = Rules::default();
         assert!(!rules.exact());
         assert_eq!(rules.unsupported(), None);
+        let exact = Rules { rule: 1, k: 5 };
+        assert_eq!(exact.describe(), "exactly 5 in a row wins");
         let renju = Rules { rule: 5, k: 5 };
-        assert_eq!(renju.describe(), "exactly 5 in a row wins");
+        assert_eq!(renju.rule(), Rule::Renju);
+        assert_eq!(renju.unsupported(), None);
         assert_eq!(
-            renju.unsupported().as_deref(),
+            renju.geometry(15, 15).map(|g| g.to_string()),
+            Ok("15x15 k=5 renju".to_string())
+        );
+        assert_eq!(
+            Rules { rule: 4, k: 4 }
+                .geometry(15, 15)
+                .unwrap_err()
+                .to_string(),
+            "renju is played with five in a row only, not 4 (INFO kinrow_k)"
+        );
+        assert_eq!(
+            Rules { rule: 6, k: 5 }.unsupported().as_deref(),
             Some(
-                "INFO rule 5: kinrow does not support renju (4) and plays without: exactly 5 in a row wins"
+                "INFO rule 6: kinrow does not support continuous game (2) and plays without: renju: black (the first player) wins with exactly 5 in a row and may not make an overline, a double four or a double three; white wins with 5 or more"
             )
         );
         let e = rules.geometry(3, 3).expect_err("no five on 3x3");

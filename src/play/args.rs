@@ -2,8 +2,8 @@
 
 use crate::client::cli::{Positive, parse_board};
 use crate::client::{EngineCommand, EngineSpec, Limit, PlayerKind, SpecError};
-use crate::rules::Geometry;
-use clap::{Parser, ValueEnum};
+use crate::rules::{Geometry, Rule};
+use clap::{CommandFactory, Parser, ValueEnum};
 use std::time::Duration;
 
 const ABOUT: &str = "\
@@ -45,10 +45,21 @@ pub enum Who {
 #[derive(Clone, Debug, Parser)]
 #[command(name = "kinrow play", about = ABOUT, after_help = PROMPT_HELP)]
 pub struct PlayArgs {
-    /// 3x3 (the default), 5x5, or any CxR, CxRkK, C,R,K (k defaults
-    /// to the shorter side, at most 5): 5x5k4, 15,15,5
+    /// 3x3 (the default), 5x5, or any CxR, CxRkK, C,R,K, each side 1 to 20 (k
+    /// defaults to the shorter side, at most 5): 5x5k4, 15,15,5, 20x20
     #[arg(verbatim_doc_comment, long, value_name = "BOARD", default_value = "3x3", value_parser = parse_board)]
     pub board: Geometry,
+
+    /// freestyle (k or more wins), exact (exactly k) or renju (k=5; x may not play
+    /// forbidden moves)
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "RULE",
+        default_value = "freestyle",
+        value_parser = str::parse::<Rule>
+    )]
+    pub rule: Rule,
 
     /// Who plays x, who moves first: human, engine or random
     #[arg(
@@ -166,7 +177,8 @@ impl PlayArgs {
             limit,
         });
         PlayConfig {
-            geometry: self.board,
+            // `parse` has checked that the board takes the rule.
+            geometry: self.board.with_rule(self.rule).unwrap_or(self.board),
             sides: [self.x, self.o],
             limit,
             // The strength flags are the engine's, whatever its spec says.
@@ -186,14 +198,20 @@ impl PlayArgs {
 /// A clap error to print: `--help`, or the first problem with the arguments.
 pub fn parse(args: &[String], default_engine: EngineCommand) -> Result<PlayConfig, clap::Error> {
     let words = std::iter::once("kinrow play").chain(args.iter().map(String::as_str));
-    Ok(PlayArgs::try_parse_from(words)?.into_config(default_engine))
+    let parsed = PlayArgs::try_parse_from(words)?;
+    if let Err(e) = parsed.board.with_rule(parsed.rule) {
+        return Err(PlayArgs::command().error(
+            clap::error::ErrorKind::ValueValidation,
+            format!("--rule {}: {e}", parsed.rule),
+        ));
+    }
+    Ok(parsed.into_config(default_engine))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::client::cli::clap_message;
-    use clap::CommandFactory;
     use clap::error::ErrorKind;
 
     fn engine() -> EngineCommand {

@@ -128,6 +128,30 @@ mod tests {
     }
 
     #[test]
+    fn squares_of_the_largest_boards() {
+        let g = Geometry::new(20, 20, 5).unwrap();
+        assert_eq!(parse_entry("t20", g), Ok(Entry::Square(399)));
+        assert_eq!(parse_entry("20 20", g), Ok(Entry::Square(399)));
+        assert_eq!(parse_entry("T1", g), Ok(Entry::Square(19)));
+        assert_eq!(parse_entry("a20", g), Ok(Entry::Square(380)));
+        for sq in 0..g.cells() {
+            assert_eq!(parse_entry(&g.name(sq), g), Ok(Entry::Square(sq)));
+        }
+        assert_eq!(
+            parse_entry("u1", g).map_err(|e| e.to_string()),
+            Err("'u1' is off the board: columns are a to t (1 to 20), rows 1 to 20".into())
+        );
+        let g = Geometry::new(20, 15, 5).unwrap();
+        assert_eq!(parse_entry("t15", g), Ok(Entry::Square(299)));
+        for off in ["t16", "a16", "16 1", "1 21"] {
+            assert!(
+                matches!(parse_entry(off, g), Err(EntryError::OffBoard { .. })),
+                "{off}"
+            );
+        }
+    }
+
+    #[test]
     fn commands() {
         let g = Geometry::default();
         for (text, entry) in [

@@ -231,8 +231,8 @@ impl<W: Write> Session<W> {
                         g.name(square)
                     ));
                 }
-                if self.position.play(square).is_err() {
-                    return self.say("that move cannot be played here");
+                if let Err(e) = self.position.play(square) {
+                    return self.say(format!("{} cannot be played: {e}", g.name(square)));
                 }
                 self.moved(square)
             }

@@ -1,5 +1,6 @@
 //! Why a command line could not be parsed: typed errors whose messages are one line each.
 
+use crate::rules::MAX_SIDE;
 use crate::text::{Expected, Got, LineError, excerpt};
 
 /// Why a line could not be parsed.
@@ -83,7 +84,7 @@ pub enum BoardProblem {
     /// A character that is not a cell or a `/`.
     #[error(
         "row {row} from the top: unexpected '{}'; expected x, o, . or a count of empty cells \
-         from 1 to 15",
+         from 1 to {MAX_SIDE}",
         excerpt(found.encode_utf8(&mut [0; 4]))
     )]
     BadChar {
@@ -95,7 +96,7 @@ pub enum BoardProblem {
     /// In a FEN, a character that is not `P`, `p`, a count or a `/`.
     #[error(
         "row {row} from the top: unexpected '{}'; expected P, p or a count of empty cells \
-         from 1 to 15",
+         from 1 to {MAX_SIDE}",
         excerpt(found.encode_utf8(&mut [0; 4]))
     )]
     BadFenChar {
@@ -104,8 +105,8 @@ pub enum BoardProblem {
         /// The character found.
         found: char,
     },
-    /// A run of digits that is not a count from 1 to 15 (`0`, `16`, `05`).
-    #[error("row {row} from the top: a count of empty cells must be a number from 1 to 15")]
+    /// A run of digits that is not a count from 1 to [`MAX_SIDE`] (`0`, `21`, `05`).
+    #[error("row {row} from the top: a count of empty cells must be a number from 1 to {MAX_SIDE}")]
     BadCount {
         /// The row, counting from 1 at the top.
         row: usize,

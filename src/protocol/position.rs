@@ -3,6 +3,7 @@
 use super::command::{CellText, Command, PositionSpec, Side, StartSpec};
 use super::error::{BoardProblem, ParseError, ParseErrorKind, expected};
 use super::lexical::{Tokens, move_square};
+use crate::rules::MAX_SIDE;
 use crate::text::{excerpt, unsigned, whole};
 use nom::branch::alt;
 use nom::character::complete::{char, digit1};
@@ -48,7 +49,7 @@ fn diagram(input: &str, cell: CellRule) -> IResult<&str, Vec<Vec<CellToken<'_>>>
     separated_list1(char('/'), many0(cell)).parse(input)
 }
 
-/// `count = "1" | "2" | ... | "15"`, without leading zeros.
+/// `count = "1" | "2" | ... | "20"` (up to [`MAX_SIDE`]), without leading zeros.
 fn empty_count(digits: &str) -> Option<usize> {
     if digits.starts_with('0') {
         return None;
@@ -56,7 +57,7 @@ fn empty_count(digits: &str) -> Option<usize> {
     digits
         .parse::<usize>()
         .ok()
-        .filter(|count| (1..=15).contains(count))
+        .filter(|count| (1..=MAX_SIDE as usize).contains(count))
 }
 
 /// A whole `diagram` token, with counts expanded; the first problem in reading order wins.

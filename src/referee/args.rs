@@ -5,7 +5,7 @@ use super::config::{MatchConfig, OpeningSource, SprtConfig, SprtModel};
 use super::records::same_file;
 use crate::client::cli::{Positive, parse_board};
 use crate::client::{EngineSpec, Limit, PlayerKind, SpecError, TimeControl};
-use crate::rules::Geometry;
+use crate::rules::{Geometry, GeometryError, Rule};
 use clap::error::ErrorKind;
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
@@ -131,7 +131,8 @@ pub struct LimitArgs {
 #[derive(Clone, Debug, clap::Args)]
 #[command(next_help_heading = "The games")]
 pub struct GameArgs {
-    /// CxR (k is the shorter side, at most 5), CxRkK or C,R,K: 3x3, 5x5k4, 15,15,5
+    /// CxR (k is the shorter side, at most 5), CxRkK or C,R,K, each side 1 to 20:
+    /// 3x3, 5x5k4, 15,15,5, 20x20
     #[arg(
         verbatim_doc_comment,
         long,
@@ -140,6 +141,17 @@ pub struct GameArgs {
         value_parser = parse_board
     )]
     pub board: Geometry,
+
+    /// freestyle (k or more wins), exact (exactly k) or renju (k=5; a move forbidden to x,
+    /// the first player, loses like an illegal move)
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "RULE",
+        default_value = "freestyle",
+        value_parser = str::parse::<Rule>
+    )]
+    pub rule: Rule,
 
     /// Games to play; colours alternate, and each pair of games plays the same opening
     /// once with each colour
@@ -243,6 +255,14 @@ pub enum ArgError {
     /// `--sprt` with error rates that make no test.
     #[error("--sprt: ALPHA and BETA must be above 0 with a sum below 1, got {0} and {1}")]
     SprtRates(f64, f64),
+    /// `--rule` that the board cannot be played with.
+    #[error("--rule {rule}: {error}")]
+    Rule {
+        /// The rule asked for.
+        rule: Rule,
+        /// Why the board refuses it.
+        error: GeometryError,
+    },
     /// Random openings as long as the board (or longer).
     #[error(
         "--openings random={plies}: a {}x{} board has only {} squares",
@@ -330,7 +350,13 @@ impl MatchArgs {
             }
             _ => None,
         };
-        let geometry = games.board;
+        let geometry = games
+            .board
+            .with_rule(games.rule)
+            .map_err(|error| ArgError::Rule {
+                rule: games.rule,
+                error,
+            })?;
         if let OpeningSource::Random(plies) = games.openings
             && plies as usize >= geometry.cells()
         {

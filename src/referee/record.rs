@@ -3,7 +3,7 @@
 use super::game::GameRecord;
 use crate::client::{Ending, Fault};
 use crate::protocol::Score;
-use crate::rules::{Player, Tables};
+use crate::rules::{Player, Rule, Tables};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -162,7 +162,7 @@ pub fn sgf_game(game: &GameRecord, names: [&str; 2], tables: &Arc<Tables>) -> St
     let _ = write!(
         out,
         "(;FF[4]GM[4]CA[UTF-8]AP[kinrow:{}]SZ[{size}]GN[{}]PB[{}]PW[{}]RE[{result}]\
-         RU[{} in a row on {}x{}]GC[{}]",
+         RU[{} in a row on {}x{}{}]GC[{}]",
         env!("CARGO_PKG_VERSION"),
         sgf_text(&format!("game {}", game.index + 1)),
         sgf_text(x),
@@ -170,6 +170,10 @@ pub fn sgf_game(game: &GameRecord, names: [&str; 2], tables: &Arc<Tables>) -> St
         g.k(),
         g.columns(),
         g.rows(),
+        match g.rule() {
+            Rule::Freestyle => String::new(),
+            rule => format!(", {rule}"),
+        },
         sgf_text(&format!("opening: {}; {}", game.opening, game.ending)),
     );
     let opening_position = game.opening.position();

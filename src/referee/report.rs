@@ -155,12 +155,8 @@ pub fn summary(
         Finish::Interrupted => format!("interrupted after {games} games"),
     };
     lines.push(format!(
-        "match {status}: {} vs {}, {}x{} k={}",
-        names[0],
-        names[1],
-        config.geometry.columns(),
-        config.geometry.rows(),
-        config.geometry.k()
+        "match {status}: {} vs {}, {}",
+        names[0], names[1], config.geometry
     ));
     let percent = |points: f64| {
         if games == 0 {

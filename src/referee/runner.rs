@@ -135,16 +135,9 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Finish, MatchErr
     w(
         out,
         format!(
-            "match: {} vs {} on {}x{} k={}, {} games, {limits}; openings: {}; \
+            "match: {} vs {} on {g}, {} games, {limits}; openings: {}; \
              concurrency {concurrency}; seed {}",
-            names[0],
-            names[1],
-            g.columns(),
-            g.rows(),
-            g.k(),
-            config.games,
-            config.openings,
-            config.seed
+            names[0], names[1], config.games, config.openings, config.seed
         ),
     )?;
 

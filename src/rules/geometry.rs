@@ -1,10 +1,13 @@
-//! Board geometry: the size of a board, k, the rule on overlines, and the names of squares.
+//! Board geometry: the size of a board, k, the rule (overlines, renju), and the names of squares.
 //! What follows from a geometry (its windows, symmetries, keys) is in [`super::Tables`].
 
+use super::player::Player;
 use std::fmt;
+use std::str::FromStr;
 
-/// The largest number of columns or rows.
-pub const MAX_SIDE: u32 = 15;
+/// The largest number of columns or rows: 20, Gomocup's freestyle board (the cell sets'
+/// size follows; see [`super::Bits`] on why not more).
+pub const MAX_SIDE: u32 = 20;
 
 /// The largest number of cells.
 pub const MAX_CELLS: usize = (MAX_SIDE * MAX_SIDE) as usize;
@@ -15,7 +18,7 @@ pub type Square = usize;
 /// Why a geometry was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GeometryError {
-    /// Columns or rows outside 1..=15.
+    /// Columns or rows outside 1..=[`MAX_SIDE`].
     #[error(
         "a board of {columns}x{rows} is not supported (columns and rows must each be 1 to {MAX_SIDE})"
     )]
@@ -33,13 +36,81 @@ pub enum GeometryError {
         /// The largest k the board allows (its longer side).
         max: u32,
     },
+    /// The renju rule on a k other than 5.
+    #[error("the renju rule is defined for five in a row only (k=5), not k={k}")]
+    RenjuK {
+        /// The k of the board.
+        k: u32,
+    },
+}
+
+/// Which rows win, and which moves X may not play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// k or more in a row wins, for both players.
+    #[default]
+    Freestyle,
+    /// Exactly k in a row wins, for both players; an overline (k+1 or more) does not.
+    Exact,
+    /// Renju (k=5 only): X (black) wins with exactly five and may not play a forbidden move
+    /// (an overline, a double four or a double three, unless it makes five); O (white) wins
+    /// with five or more and may play anywhere.
+    Renju,
+}
+
+impl Rule {
+    /// Every rule, in the order option lists show them.
+    pub const ALL: [Rule; 3] = [Rule::Freestyle, Rule::Exact, Rule::Renju];
+
+    /// The rule's name: `freestyle`, `exact` or `renju`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Exact => "exact",
+            Rule::Renju => "renju",
+        }
+    }
+
+    /// Whether a row of more than k stones of `p` fails to win (the exact rule for `p`).
+    #[inline]
+    pub fn exact_for(self, p: Player) -> bool {
+        match self {
+            Rule::Freestyle => false,
+            Rule::Exact => true,
+            Rule::Renju => p == Player::X,
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A rule name that is none of `freestyle`, `exact`, `renju`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rule '{0}' (the rules are freestyle, exact and renju)")]
+pub struct UnknownRule(pub String);
+
+impl FromStr for Rule {
+    type Err = UnknownRule;
+
+    /// A rule by its name, in any case.
+    fn from_str(s: &str) -> Result<Rule, UnknownRule> {
+        Rule::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownRule(s.to_owned()))
+    }
 }
 
 /// An m,n,k game: `columns` x `rows` board, `k` in a row wins; under the exact rule only
-/// exactly `k` in a row wins (an overline, k+1 or more, does not: gomoku's "exactly five").
+/// exactly `k` in a row wins (an overline, k+1 or more, does not: gomoku's "exactly five");
+/// under renju (k=5) the exact rule holds for X, who may not play a forbidden move.
 ///
 /// ```
-/// use kinrow::rules::{Geometry, GeometryError};
+/// use kinrow::rules::{Geometry, GeometryError, Rule};
 ///
 /// let g = Geometry::new(15, 15, 5).unwrap().with_exact(true);
 /// assert_eq!(g.to_string(), "15x15 k=5 exact");
@@ -48,13 +119,19 @@ pub enum GeometryError {
 /// assert_eq!((g.file(h8), g.rank(h8)), (7, 7));
 /// assert_eq!(g.name(h8), "h8");
 /// assert_eq!(Geometry::new(3, 3, 4), Err(GeometryError::K { k: 4, max: 3 }));
+/// let renju = Geometry::new(15, 15, 5).unwrap().with_rule(Rule::Renju).unwrap();
+/// assert_eq!((renju.to_string(), renju.exact()), ("15x15 k=5 renju".into(), false));
+/// assert_eq!(
+///     Geometry::new(15, 15, 4).unwrap().with_rule(Rule::Renju),
+///     Err(GeometryError::RenjuK { k: 4 })
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
     columns: u8,
     rows: u8,
     k: u8,
-    exact: bool,
+    rule: Rule,
 }
 
 impl Default for Geometry {
@@ -64,17 +141,17 @@ impl Default for Geometry {
             columns: 3,
             rows: 3,
             k: 3,
-            exact: false,
+            rule: Rule::Freestyle,
         }
     }
 }
 
 impl fmt::Display for Geometry {
-    /// `15x15 k=5`, with ` exact` appended under the exact rule.
+    /// `15x15 k=5`, with ` exact` or ` renju` appended under those rules.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}x{} k={}", self.columns, self.rows, self.k)?;
-        if self.exact {
-            write!(f, " exact")?;
+        if self.rule != Rule::Freestyle {
+            write!(f, " {}", self.rule)?;
         }
         Ok(())
     }
@@ -94,19 +171,40 @@ impl Geometry {
             columns: columns as u8,
             rows: rows as u8,
             k: k as u8,
-            exact: false,
+            rule: Rule::Freestyle,
         })
     }
 
     /// The same board under the exact rule (`true`: only exactly k in a row wins) or the
     /// freestyle rule (`false`: k or more wins, the default).
     pub fn with_exact(self, exact: bool) -> Geometry {
-        Geometry { exact, ..self }
+        let rule = if exact { Rule::Exact } else { Rule::Freestyle };
+        Geometry { rule, ..self }
     }
 
-    /// Whether only exactly k in a row wins.
+    /// Whether only exactly k in a row wins, for both players (the exact rule).
     pub fn exact(&self) -> bool {
-        self.exact
+        self.rule == Rule::Exact
+    }
+
+    /// The same board under `rule`; renju needs k=5.
+    pub fn with_rule(self, rule: Rule) -> Result<Geometry, GeometryError> {
+        if rule == Rule::Renju && self.k != 5 {
+            return Err(GeometryError::RenjuK { k: self.k as u32 });
+        }
+        Ok(Geometry { rule, ..self })
+    }
+
+    /// The rule.
+    #[inline]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Whether the game is renju.
+    #[inline]
+    pub fn renju(&self) -> bool {
+        self.rule == Rule::Renju
     }
 
     /// Number of columns (files).
@@ -182,9 +280,16 @@ mod tests {
     #[test]
     fn geometry_limits() {
         assert!(Geometry::new(0, 3, 3).is_err());
-        assert!(Geometry::new(16, 16, 5).is_err());
+        assert!(Geometry::new(21, 21, 5).is_err());
+        assert!(Geometry::new(20, 21, 5).is_err());
         assert!(Geometry::new(3, 3, 4).is_err());
         assert!(Geometry::new(1, 15, 15).is_ok());
+        assert!(Geometry::new(20, 20, 20).is_ok());
+        assert!(Geometry::new(20, 1, 20).is_ok());
+        assert_eq!(
+            Geometry::new(21, 20, 5).map_err(|e| e.to_string()),
+            Err("a board of 21x20 is not supported (columns and rows must each be 1 to 20)".into())
+        );
         assert!(Geometry::new(1, 1, 1).is_ok());
         assert_eq!(
             Geometry::new(5, 5, 0),
@@ -203,5 +308,25 @@ mod tests {
         assert_eq!(g.square_named("p1"), None);
         assert_eq!(g.square_named("a0"), None);
         assert_eq!(g.square_named(""), None);
+    }
+
+    #[test]
+    fn names_on_the_largest_board_round_trip() {
+        let g = Geometry::new(MAX_SIDE, MAX_SIDE, 5).unwrap();
+        assert_eq!(g.name(0), "a1");
+        assert_eq!(g.name(g.cells() - 1), "t20");
+        assert_eq!(g.name(19 * 20), "a20");
+        assert_eq!(g.name(19), "t1");
+        for sq in 0..g.cells() {
+            assert_eq!(g.square_named(&g.name(sq)), Some(sq), "{}", g.name(sq));
+        }
+        for off in ["u1", "a21", "t21", "t0", "t-1", "T20", "t"] {
+            assert_eq!(g.square_named(off), None, "{off}");
+        }
+        // A rectangle: 20 columns, 15 rows.
+        let r = Geometry::new(20, 15, 5).unwrap();
+        assert_eq!(r.square_named("t15"), Some(r.cells() - 1));
+        assert_eq!(r.square_named("o20"), None);
+        assert_eq!(r.name(r.cells() - 1), "t15");
     }
 }

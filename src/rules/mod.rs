@@ -6,6 +6,7 @@
 //! - `bits`: sets of cells;
 //! - `player`: the players, outcomes and refused moves;
 //! - `position`: make/unmake, set-up, and the line statistics kept move by move;
+//! - `renju`: the moves renju forbids to X;
 //! - `perft`: counting the game tree.
 //!
 //! One exception to "rules only": [`Position`] keeps, besides what the rules need (stones,
@@ -21,11 +22,13 @@ mod geometry;
 mod perft;
 mod player;
 mod position;
+mod renju;
 mod tables;
 
 pub use bits::{Bits, BitsIter};
-pub use geometry::{Geometry, GeometryError, MAX_CELLS, MAX_SIDE, Square};
+pub use geometry::{Geometry, GeometryError, MAX_CELLS, MAX_SIDE, Rule, Square, UnknownRule};
 pub use perft::perft;
 pub use player::{MoveError, Outcome, Player};
-pub use position::{MovesError, Position, SetupError};
+pub use position::{HISTOGRAM_LEN, MovesError, Position, SetupError};
+pub use renju::Forbidden;
 pub use tables::Tables;

@@ -1,5 +1,7 @@
 //! The two players, how a game ends, and why a move is refused.
 
+use super::renju::Forbidden;
+
 /// One of the two players. X moves first.
 ///
 /// ```
@@ -33,6 +35,12 @@ impl Player {
         self as usize
     }
 
+    /// X for 0, O for anything else (the inverse of [`Player::index`]).
+    #[inline]
+    pub fn from_index(i: usize) -> Player {
+        if i == 0 { Player::X } else { Player::O }
+    }
+
     /// `x` or `o`.
     pub fn letter(self) -> char {
         match self {
@@ -60,6 +68,9 @@ pub enum MoveError {
     /// The game is already over.
     #[error("the game is over ({})", why_over(*.0))]
     GameOver(Outcome),
+    /// Under renju, the move is forbidden to X.
+    #[error("the move is forbidden to x under renju ({0})")]
+    Forbidden(Forbidden),
 }
 
 /// The parenthesis of [`MoveError::GameOver`]: who won, or that the board is full.

@@ -2,7 +2,7 @@
 //! and the Zobrist keys, shared by every position on that board.
 
 use super::bits::Bits;
-use super::geometry::{Geometry, Square};
+use super::geometry::{Geometry, Rule, Square};
 use std::sync::Arc;
 
 /// The four line directions as (file step, rank step).
@@ -30,8 +30,8 @@ pub struct Tables {
     /// board): under the exact rule, a player's stone there means the window can never be
     /// that player's exactly-k.
     pub line_flanks: Vec<Bits>,
-    /// Under the exact rule, for each cell, the windows it flanks; empty under freestyle, where
-    /// flanks do not matter.
+    /// Under the exact rule and renju, for each cell, the windows it flanks; empty under
+    /// freestyle, where flanks do not matter.
     pub flank_lines: Vec<Vec<u16>>,
     /// Zobrist keys per cell and player.
     pub zobrist: Vec<[u64; 2]>,
@@ -48,6 +48,10 @@ pub struct Tables {
     /// Evaluation data, kept here because [`crate::rules::Position::weight_sum`] is kept up to
     /// date by make/unmake (see the module documentation of [`crate::rules`]).
     pub weights: Vec<i32>,
+    /// Under renju, for each cell and line direction, the cells at most four steps away on
+    /// that line (the cell left out): where X stones must be for a move there to be
+    /// forbidden. Empty under the other rules.
+    pub renju_rays: Vec<[Bits; 4]>,
 }
 
 impl Tables {
@@ -100,17 +104,17 @@ impl Tables {
             out
         };
         let cell_lines = cells_of(&line_masks);
-        let flank_lines = if geometry.exact() {
+        let flank_lines = if geometry.rule() != Rule::Freestyle {
             cells_of(&line_flanks)
         } else {
             vec![Vec::new(); cells]
         };
-        // The same stones are a different game under the other rule: give it other keys, so
+        // The same stones are a different game under another rule: give it other keys, so
         // that no table entry can carry over.
-        let rule = if geometry.exact() {
-            0x5a5a_0000_0000
-        } else {
-            0
+        let rule = match geometry.rule() {
+            Rule::Freestyle => 0,
+            Rule::Exact => 0x5a5a_0000_0000,
+            Rule::Renju => 0xa5a5_0000_0000,
         };
         let mut seed =
             0x6b69_6e72_6f77_u64 ^ ((c as u64) << 16 | (r as u64) << 8 | k as u64) ^ rule;
@@ -126,6 +130,24 @@ impl Tables {
                 if on_diagonal { w.max(2) } else { w }
             })
             .collect();
+        let renju_rays = if geometry.rule() == Rule::Renju {
+            (0..cells as i32)
+                .map(|sq| {
+                    DIRECTIONS.map(|(df, dr)| {
+                        let mut ray = Bits::EMPTY;
+                        for step in (-4..=4).filter(|&s| s != 0) {
+                            let (f, rk) = (sq % c + df * step, sq / c + dr * step);
+                            if on_board(f, rk) {
+                                ray.insert((rk * c + f) as Square);
+                            }
+                        }
+                        ray
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let symmetries = symmetries(c, r);
         Arc::new(Tables {
             geometry,
@@ -138,6 +160,7 @@ impl Tables {
             symmetries,
             all: Bits::first_n(cells),
             weights,
+            renju_rays,
         })
     }
 

@@ -5,7 +5,7 @@ use super::ordering::{FULL_WIDTH_CELLS, next_best};
 use super::tt::Bound;
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, Searcher};
 use crate::eval::evaluate;
-use crate::rules::Position;
+use crate::rules::{Player, Position};
 use std::time::Instant;
 
 /// How often (in ticks: nodes of the alpha-beta and of the fours search alike) the clock
@@ -53,6 +53,10 @@ impl Searcher {
             // We cannot win now and cannot block two squares: the opponent wins next move.
             _ => return -(MATE - (ply as i32 + 2)),
         };
+        // Under renju X may be unable to block: the square can be forbidden to it.
+        if forced.is_some_and(|sq| pos.forbidden(sq).is_some()) {
+            return -(MATE - (ply as i32 + 2));
+        }
         // Pairing certificates: one against the opponent means we cannot lose (value >= 0),
         // one against us that we cannot win (value <= 0). Looked for only where they decide
         // something: a cutoff, or the horizon, where they turn a guess into a proof.
@@ -138,13 +142,37 @@ impl Searcher {
                 self.score_moves(pos, cands, tt_move, ply, &mut moves);
             }
         }
-        for i in 0..moves.len() {
+        // Under renju X's forbidden moves are skipped as they come up rather than weeded out
+        // first: most nodes are cut off after a move or two, and the check is not free.
+        let renju_x = forced.is_none() && us == Player::X && pos.geometry().renju();
+        let (mut i, mut searched, mut widened) = (0, 0, false);
+        loop {
+            if i == moves.len() {
+                if searched > 0 || !renju_x || widened {
+                    break;
+                }
+                // Every candidate was forbidden: X's moves elsewhere, if it has any.
+                widened = true;
+                let rest = pos.without_forbidden(pos.empty());
+                if rest.is_empty() {
+                    self.move_lists[ply] = moves;
+                    return 0;
+                }
+                moves.clear();
+                self.score_moves(pos, rest, tt_move, ply, &mut moves);
+                i = 0;
+            }
             let sq = next_best(&mut moves, i);
+            i += 1;
+            if renju_x && pos.forbidden(sq).is_some() {
+                continue;
+            }
             pos.make(sq);
             // Principal variation search: the first move gets the full window, the others a
             // null window that only asks "better than alpha?", re-searched when it is.
             let mut v;
-            if i == 0 {
+            searched += 1;
+            if searched == 1 {
                 v = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
             } else {
                 v = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha);

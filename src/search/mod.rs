@@ -9,9 +9,11 @@
 //! - `vcf`: forced wins by continuous fours;
 //! - `gomoku`: the search for gomoku, with line patterns and threat search;
 //! - `tt`: the transposition table;
-//! - [`time`]: time management.
+//! - [`time`]: time management;
+//! - `fallback`: a move without a search, for a reply that cannot wait.
 
 mod alphabeta;
+mod fallback;
 mod gomoku;
 mod ordering;
 pub mod pairing;
@@ -19,6 +21,7 @@ pub mod time;
 mod tt;
 mod vcf;
 
+pub use fallback::instant_move;
 pub use time::Clock;
 pub use tt::TableSizeError;
 
@@ -147,7 +150,8 @@ pub struct Iteration {
 /// The outcome of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
-    /// The move to play; `None` only when the game is over.
+    /// The move to play; `None` only when the game is over or (under renju) every empty
+    /// square is forbidden to X.
     pub best: Option<Square>,
     /// The value of the last completed iteration (heuristic 0 if none completed).
     pub value: Value,
@@ -277,12 +281,7 @@ impl Searcher {
         }
         let mut pos = root.clone();
         if pos.outcome().is_some() {
-            return SearchResult {
-                best: None,
-                value: Value::Heuristic(0),
-                nodes: 0,
-                depth: 0,
-            };
+            return no_move();
         }
         let us = pos.side_to_move();
         // Values the rules decide without a search.
@@ -294,9 +293,19 @@ impl Searcher {
             return self.settled(best, Value::Win(1), 1, start, report);
         }
         let losses = pos.threats(us.other());
-        if losses.count() >= 2 {
-            // The opponent wins next move whatever we do; block one square all the same.
-            let moves: Vec<Square> = losses.iter().collect();
+        // Under renju X may be forbidden its only block, and then loses as surely.
+        let blocked =
+            losses.count() == 1 && pos.forbidden(losses.iter().next().unwrap_or(0)).is_some();
+        if losses.count() >= 2 || blocked {
+            // The opponent wins next move whatever we do; block one square all the same
+            // (one we may play), or play any move we may.
+            let mut moves: Vec<Square> = pos.without_forbidden(losses).iter().collect();
+            if moves.is_empty() {
+                moves = self.ordered_moves(&pos, None);
+            }
+            if moves.is_empty() {
+                return no_move();
+            }
             let best = self.pick(&moves, settings, rng);
             return self.settled(best, Value::Loss(1), 2, start, report);
         }
@@ -326,6 +335,9 @@ impl Searcher {
                 self.ordered_moves(&pos, None)
             }
         };
+        if candidates.is_empty() {
+            return no_move();
+        }
         // Squares that a symmetry of the position maps onto an earlier candidate lead to
         // equivalent positions: search one representative of each class.
         let mut class_of: Vec<(Square, Square)> = Vec::new();
@@ -532,6 +544,17 @@ impl Searcher {
         } else {
             moves[0]
         }
+    }
+}
+
+/// The result of a search with no move to play: the game is over, or (under renju) every
+/// empty square is forbidden to X.
+fn no_move() -> SearchResult {
+    SearchResult {
+        best: None,
+        value: Value::Heuristic(0),
+        nodes: 0,
+        depth: 0,
     }
 }
 

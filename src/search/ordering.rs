@@ -1,6 +1,7 @@
 //! Which moves the search tries, and in what order.
 //!
 //! Small boards are searched full width; larger ones near the stones only, where the play is.
+//! Under renju, X is never offered a forbidden move.
 //! Moves are ordered by the table's move, the killer moves of the ply, the windows through the
 //! square (weighted steeply by the stones in them), the history of cutoffs and centrality.
 
@@ -118,10 +119,27 @@ impl Searcher {
         }
     }
 
-    /// The root's candidate moves in search order.
+    /// `cands` without the moves the rules forbid to the side to move (renju's forbidden
+    /// moves for X), or, when none of `cands` is left, every allowed empty square, so that a
+    /// side with a legal move always gets one (empty only when it has none).
+    pub(super) fn legal(&self, pos: &Position, cands: Bits) -> Bits {
+        if !pos.geometry().renju() {
+            return cands;
+        }
+        let allowed = pos.without_forbidden(cands);
+        if allowed.is_empty() {
+            pos.without_forbidden(pos.empty())
+        } else {
+            allowed
+        }
+    }
+
+    /// The root's candidate moves in search order (empty only when the side to move has no
+    /// legal move, which renju can do to X).
     pub(super) fn ordered_moves(&self, pos: &Position, tt_move: Option<Square>) -> Vec<Square> {
         let mut scored = Vec::new();
-        self.score_moves(pos, self.maps.candidates(pos), tt_move, 0, &mut scored);
+        let cands = self.legal(pos, self.maps.candidates(pos));
+        self.score_moves(pos, cands, tt_move, 0, &mut scored);
         scored.sort_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
         scored.into_iter().map(|(_, sq)| sq).collect()
     }

@@ -75,6 +75,10 @@ impl PairingSolver {
 
     /// Whether a pairing against `p` exists in `pos`.
     pub fn cannot_win(&mut self, pos: &Position, p: Player) -> bool {
+        // Under renju X may be forbidden the cell a pairing against O gives it.
+        if p == Player::O && pos.geometry().renju() {
+            return false;
+        }
         self.solve(pos, p)
     }
 

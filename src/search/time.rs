@@ -124,6 +124,20 @@ pub fn reply_deadline(limit_ms: u64) -> Duration {
     Duration::from_millis(limit_ms.saturating_sub(margin).max(limit_ms / 4).max(1))
 }
 
+/// When a front end answers by itself if the search has not: a little after the search's
+/// hard deadline `hard` (an eighth of it, 1 to 25 ms later), so that the search's own reply
+/// normally comes first, and still inside every limit the deadlines here are made for (each
+/// keeps a margin of at least 20 ms beyond `hard`).
+///
+/// Why a second deadline: on a loaded machine the thinking thread, which has used its share
+/// of the processor, can be kept off a core for tens of milliseconds after its deadline,
+/// while a front-end thread that slept on a timer is woken promptly (the scheduler favours
+/// threads that slept). The front end then sends the best move of the last completed
+/// iteration.
+pub fn guard_deadline(hard: Duration) -> Duration {
+    hard.saturating_add((hard / 8).clamp(Duration::from_millis(1), Duration::from_millis(25)))
+}
+
 /// The hard deadline for `go movetime MS`: [`reply_deadline`], so that the reply arrives
 /// within MS even on a loaded machine.
 pub fn movetime_deadline(ms: u64) -> Duration {
@@ -388,6 +402,26 @@ mod tests {
                 let hard = budget(clock(remaining, inc), 30).hard;
                 assert!(
                     hard <= reply_deadline(remaining as u64),
+                    "{remaining} {inc}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_guard_comes_after_the_search_and_before_the_limit() {
+        let ms = Duration::from_millis;
+        for t in (10..5_000).chain([30_000, 1 << 40, u64::MAX]) {
+            for hard in [reply_deadline(t), turn(t).hard] {
+                let guard = guard_deadline(hard);
+                assert!(guard > hard && guard < ms(t), "{t}: {hard:?} {guard:?}");
+            }
+        }
+        for remaining in [30, 50, 100, 238, 1_000, 60_000, 1 << 40, i64::MAX] {
+            for inc in [0, 10, 1_000, i64::MAX] {
+                let hard = budget(clock(remaining, inc), 30).hard;
+                assert!(
+                    guard_deadline(hard) < ms(remaining as u64),
                     "{remaining} {inc}"
                 );
             }

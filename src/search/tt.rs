@@ -21,12 +21,22 @@ pub enum Bound {
 struct Entry {
     key: u64,
     score: i32,
-    /// Best move + 1; 0 for none.
-    best: u8,
+    /// Bits 0-1: bound (1 exact, 2 lower, 3 upper; 0 = empty slot); bit 2: proven; bits 3-15:
+    /// best move + 1, 0 for none. One 16-bit field for both keeps an entry at 16 bytes with
+    /// room for every square of the largest board.
+    flags_best: u16,
     depth: u8,
-    /// Bits 0-1: bound (1 exact, 2 lower, 3 upper; 0 = empty slot); bit 2: proven.
-    flags: u8,
     generation: u8,
+}
+
+const _: () = assert!(crate::rules::MAX_CELLS < 1 << 13, "best moves need 13 bits");
+
+impl Entry {
+    /// Bound and proven bits (see `flags_best`).
+    #[inline]
+    fn flags(&self) -> u16 {
+        self.flags_best & 7
+    }
 }
 
 /// What a probe found.
@@ -118,10 +128,10 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let e = &self.entries[self.slot(key)];
-        if e.flags & 3 == 0 || e.key != key ^ self.salt {
+        if e.flags() & 3 == 0 || e.key != key ^ self.salt {
             return None;
         }
-        let bound = match e.flags & 3 {
+        let bound = match e.flags() & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
             _ => Bound::Upper,
@@ -130,8 +140,8 @@ impl Table {
             score: e.score,
             bound,
             depth: e.depth as u32,
-            proven: e.flags & 4 != 0,
-            best: e.best.checked_sub(1).map(usize::from),
+            proven: e.flags() & 4 != 0,
+            best: (e.flags_best >> 3).checked_sub(1).map(usize::from),
         })
     }
 
@@ -151,8 +161,8 @@ impl Table {
         let i = self.slot(key);
         let key = key ^ self.salt;
         let e = &mut self.entries[i];
-        let old_proven = e.flags & 4 != 0;
-        if e.flags & 3 != 0 && e.key != key && e.generation == generation {
+        let old_proven = e.flags() & 4 != 0;
+        if e.flags() & 3 != 0 && e.key != key && e.generation == generation {
             if old_proven && !proven {
                 return;
             }
@@ -171,9 +181,10 @@ impl Table {
         *e = Entry {
             key,
             score,
-            best: best.map_or(0, |b| b as u8 + 1),
+            flags_best: bound_bits
+                | if proven { 4 } else { 0 }
+                | best.map_or(0, |b| b as u16 + 1) << 3,
             depth: depth.min(255) as u8,
-            flags: bound_bits | if proven { 4 } else { 0 },
             generation,
         };
     }
@@ -183,7 +194,7 @@ impl Table {
         let n = self.entries.len().min(1000);
         let used = self.entries[..n]
             .iter()
-            .filter(|e| e.flags & 3 != 0 && e.generation == self.generation)
+            .filter(|e| e.flags() & 3 != 0 && e.generation == self.generation)
             .count();
         (used * 1000 / n.max(1)) as u32
     }
@@ -207,6 +218,19 @@ mod tests {
         t.store(42, 0, Bound::Exact, 9, true, None);
         t.store(42, 5, Bound::Exact, 12, false, None);
         assert!(t.probe(42).unwrap().proven);
+    }
+
+    #[test]
+    fn entries_stay_small_and_hold_every_square() {
+        assert_eq!(size_of::<Entry>(), 16);
+        let mut t = Table::new(1).unwrap();
+        let last = crate::rules::MAX_CELLS - 1;
+        t.store(9, -3, Bound::Upper, 300, true, Some(last));
+        let h = t.probe(9).unwrap();
+        assert_eq!(
+            (h.score, h.bound, h.depth, h.proven, h.best),
+            (-3, Bound::Upper, 255, true, Some(last))
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! board, though not always the fastest win.
 
 use super::Searcher;
-use crate::rules::{Bits, Position, Square};
+use crate::rules::{Bits, Player, Position, Square};
 
 impl Searcher {
     /// A forced win for the side to move by continuous fours within `depth` attacking moves
@@ -40,11 +40,16 @@ impl Searcher {
             return None;
         }
         let attacks = fours(pos);
+        // Under renju X attacks only with moves it may play (checked as they come up).
+        let renju_x = us == Player::X && pos.geometry().renju();
         for sq in attacks.iter() {
             // A hard stop ends the fours search too: its budget at the root is large enough
             // to take longer than a short deadline.
             if *left == 0 || self.tick() {
                 return None;
+            }
+            if renju_x && pos.forbidden(sq).is_some() {
+                continue;
             }
             *left -= 1;
             self.nodes += 1;
@@ -52,6 +57,8 @@ impl Searcher {
             let wins = pos.threats(us);
             let found = match wins.count() {
                 0 => None,
+                // Under renju the defender X may not be allowed to block.
+                1 if wins.iter().any(|b| pos.forbidden(b).is_some()) => Some(2),
                 1 => {
                     // The defender must take our winning square (it has no win of its own:
                     // it had none, and our stone cannot make one).
@@ -90,7 +97,7 @@ fn fours(pos: &Position) -> Bits {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::{Geometry, Position, Tables};
+    use crate::rules::{Geometry, Position, Rule, Tables};
     use crate::search::Searcher;
 
     fn position(c: u32, r: u32, k: u32, moves: &str) -> Position {
@@ -117,6 +124,27 @@ mod tests {
             "{}",
             g.name(first)
         );
+    }
+
+    #[test]
+    fn under_renju_a_four_x_may_not_block_wins() {
+        // x h8 i8 g9 g10 make g8 a double three; x c12 closes the diagonal's far end. o d11
+        // e10 f9 with h7 makes a four whose one five point is g8: x cannot block, so o wins
+        // at once. Under freestyle x blocks and one four is not enough.
+        let moves = "h8 d11 i8 e10 g9 f9 g10 a15 c12";
+        let g = Geometry::new(15, 15, 5).unwrap();
+        let renju = g.with_rule(Rule::Renju).unwrap();
+        let sqs: Vec<_> = moves
+            .split_whitespace()
+            .map(|m| g.square_named(m).unwrap())
+            .collect();
+        let mut s = Searcher::new(1).unwrap();
+        let mut pos = Position::from_moves(Tables::new(renju), &sqs).unwrap();
+        let (n, first) = s.vcf(&mut pos, 1, 10_000).expect("o wins by one four");
+        assert_eq!(n, 2);
+        assert_eq!(g.name(first), "h7");
+        let mut free = Position::from_moves(Tables::new(g), &sqs).unwrap();
+        assert!(s.vcf(&mut free, 1, 10_000).is_none());
     }
 
     #[test]

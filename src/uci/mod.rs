@@ -25,10 +25,11 @@ use crate::io::{
     Flow, Input, MAX_LINE_BYTES, Output, ReadAhead, log_received, read_ahead_cost,
     spawn_bounded_stdin_reader,
 };
-use crate::protocol::game::{SpecPositionError, position_of};
-use crate::protocol::{self, Command, GoParams, PositionSpec, Reply};
+use crate::protocol::game::{SpecPositionError, position_of, square_text};
+use crate::protocol::{self, Command, GoParams, Notation, PositionSpec, Reply, SquareText};
 use crate::rules::{Geometry, Outcome, Position, Tables};
-use crate::search::{Searcher, TableSizeError};
+use crate::search::time::guard_deadline;
+use crate::search::{Searcher, TableSizeError, instant_move};
 use job::Job;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -36,7 +37,7 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
 /// The engine's name and author, as `uci` reports them.
@@ -74,6 +75,9 @@ struct Pending {
     needs_idle: bool,
     /// A `stop` arrived after it: the job it starts is stopped as soon as it starts.
     stopped: bool,
+    /// When it arrived: a `go`'s time limits count from here, not from when its turn came
+    /// (the GUI's clock ran while it waited).
+    arrived: Instant,
 }
 
 /// The engine state machine.
@@ -89,6 +93,21 @@ pub struct Session<W: Write> {
     pending: VecDeque<Pending>,
     /// The bytes of their lines, in all.
     pending_bytes: usize,
+    /// The running search's time guard, if it has a time limit.
+    guard: Option<Guard>,
+}
+
+/// A running `go` with a time limit: if the search has not answered by `at`, the session
+/// sends the `bestmove` itself (see [`crate::search::time::guard_deadline`]).
+struct Guard {
+    at: Instant,
+    /// The first move of the last principal variation reported, else a move chosen without
+    /// a search.
+    best: Option<SquareText>,
+    notation: Notation,
+    /// The `bestmove` has been sent: the search's own, and anything it still reports, is
+    /// dropped.
+    answered: bool,
 }
 
 impl<W: Write> Session<W> {
@@ -116,6 +135,7 @@ impl<W: Write> Session<W> {
             options,
             pending: VecDeque::new(),
             pending_bytes: 0,
+            guard: None,
         })
     }
 
@@ -148,7 +168,7 @@ impl<W: Write> Session<W> {
             }
             Event::Input(Input::End) => self.quit(),
             Event::Output(reply) => {
-                self.emit(reply);
+                self.output(reply);
                 Flow::Continue
             }
             Event::Done(replies) => {
@@ -164,6 +184,44 @@ impl<W: Write> Session<W> {
         } else {
             flow
         }
+    }
+
+    /// Output of the running job, as it comes.
+    fn output(&mut self, reply: Reply) {
+        if let Some(guard) = &mut self.guard {
+            if guard.answered {
+                // Its `bestmove` has gone: a GUI takes nothing after it as this search's.
+                return;
+            }
+            if let Reply::Info(line, _) = &reply
+                && let Some(first) = line.pv.first()
+            {
+                guard.best = Some(*first);
+            }
+        }
+        self.emit(reply);
+    }
+
+    /// When the running search must have answered by, if it has a time limit and has not.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.guard.as_ref().filter(|g| !g.answered).map(|g| g.at)
+    }
+
+    /// The search has not answered by its [`Session::deadline`]: stop it and send its
+    /// `bestmove` now, the best move of its last completed iteration. Does nothing before
+    /// the deadline or once answered.
+    pub fn deadline_passed(&mut self) {
+        let Some(guard) = self.guard.as_mut() else {
+            return;
+        };
+        if guard.answered || Instant::now() < guard.at {
+            return;
+        }
+        guard.answered = true;
+        let reply = Reply::BestMove(guard.best, guard.notation);
+        log::debug!("the search had not answered by its deadline; the session answered for it");
+        self.engine.stop();
+        self.emit(reply);
     }
 
     fn handle_line(&mut self, line: &str) -> Flow {
@@ -184,7 +242,9 @@ impl<W: Write> Session<W> {
             Command::Debug(_) => {}
             Command::Quit => return self.quit(),
             Command::Stop => self.stop(),
-            c if self.pending.is_empty() && (!self.is_busy() || !needs_idle(&c)) => self.execute(c),
+            c if self.pending.is_empty() && (!self.is_busy() || !needs_idle(&c)) => {
+                self.execute(c, Instant::now())
+            }
             c if self.pending.len() >= MAX_PENDING => self.error(format!(
                 "{}: {MAX_PENDING} commands are already waiting for the running job to end; this one was dropped",
                 command_name(&c)
@@ -202,6 +262,7 @@ impl<W: Write> Session<W> {
                     starts_job: starts_job(&c),
                     needs_idle: needs_idle(&c),
                     stopped: false,
+                    arrived: Instant::now(),
                 });
             }
         }
@@ -210,7 +271,7 @@ impl<W: Write> Session<W> {
 
     /// Carries out a command. While a job runs, only commands that do not need the engine
     /// idle come here.
-    fn execute(&mut self, command: Command) {
+    fn execute(&mut self, command: Command, arrived: Instant) {
         match command {
             Command::Uci => self.uci(),
             Command::IsReady => self.emit(Reply::ReadyOk),
@@ -225,7 +286,7 @@ impl<W: Write> Session<W> {
             Command::NewGame(geometry) => self.new_game(geometry),
             Command::Position(spec) => self.set_position(&spec),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::Go(params) => self.go(&params),
+            Command::Go(params) => self.go(&params, arrived),
             Command::Perft(depth) => self.start(Job::Perft {
                 position: Box::new(self.position.clone()),
                 depth,
@@ -254,7 +315,7 @@ impl<W: Write> Session<W> {
             }
             self.pending_bytes -= waiting.line.len();
             match protocol::parse_line(&waiting.line) {
-                Ok(Some(command)) => self.execute(command),
+                Ok(Some(command)) => self.execute(command, waiting.arrived),
                 // It parsed when it arrived, and parsing depends on nothing else.
                 other => log::error!("a waiting line no longer parses ({other:?}); dropped"),
             }
@@ -287,14 +348,16 @@ impl<W: Write> Session<W> {
     fn new_game(&mut self, geometry: Option<(u32, u32, u32)>) {
         let tables = match geometry {
             None => Arc::clone(self.position.tables()),
-            Some((c, r, k)) => match Geometry::new(c, r, k) {
-                Ok(g) => {
-                    // A board of one's own choosing is kinrow's game, not a UCI variant.
-                    self.options.variant = None;
-                    Tables::new(g.with_exact(self.options.exact))
+            Some((c, r, k)) => {
+                match Geometry::new(c, r, k).and_then(|g| g.with_rule(self.options.rule)) {
+                    Ok(g) => {
+                        // A board of one's own choosing is kinrow's game, not a UCI variant.
+                        self.options.variant = None;
+                        Tables::new(g)
+                    }
+                    Err(e) => return self.error(format!("newgame: {e}")),
                 }
-                Err(e) => return self.error(format!("newgame: {e}")),
-            },
+            }
         };
         self.start_game(tables);
     }
@@ -343,20 +406,26 @@ impl<W: Write> Session<W> {
             Change::Eval(kind) => self.options.eval = kind,
             Change::RandomTieBreak(on) => self.options.random_tie_break = on,
             // The rules changed: the old game (and every table entry) is void.
-            Change::Rule(exact) => {
-                self.options.exact = exact;
-                let g = self.position.geometry().with_exact(exact);
-                self.start_game(Tables::new(g));
-            }
+            Change::Rule(rule) => match self.position.geometry().with_rule(rule) {
+                Ok(g) => {
+                    self.options.rule = rule;
+                    self.start_game(Tables::new(g));
+                }
+                Err(e) => self.error(format!(
+                    "setoption: {e}; Rule stays {} (start a game with k=5 first)",
+                    self.options.rule
+                )),
+            },
             Change::Variant(v) => {
                 self.options.variant = Some(v);
-                self.options.exact = v.geometry().exact();
+                self.options.rule = v.geometry().rule();
                 self.start_game(Tables::new(v.geometry()));
             }
         }
     }
 
-    fn go(&mut self, params: &GoParams) {
+    /// Starts a search for `go`; its time limits count from `arrived`.
+    fn go(&mut self, params: &GoParams, arrived: Instant) {
         if let Some(outcome) = self.position.outcome() {
             let why = match outcome {
                 Outcome::Win(p) => format!("game over: {} has won", p.letter()),
@@ -366,19 +435,33 @@ impl<W: Write> Session<W> {
             self.emit(Reply::BestMove(None, self.options.notation()));
             return;
         }
+        let limits = limits_for(&self.position, params);
+        let notation = self.options.notation();
+        self.guard = limits
+            .hard_time
+            .and_then(|hard| arrived.checked_add(guard_deadline(hard)))
+            .map(|at| {
+                let g = self.position.geometry();
+                Guard {
+                    at,
+                    best: instant_move(&self.position).map(|sq| square_text(g, sq)),
+                    notation,
+                    answered: false,
+                }
+            });
         let search = Search {
             position: self.position.clone(),
-            limits: limits_for(&self.position, params),
+            limits,
             settings: crate::search::Settings {
                 eval: self.options.eval,
                 random_tie_break: self.options.random_tie_break,
             },
             rng: StdRng::from_rng(&mut self.rng),
-            start: Instant::now(),
+            start: arrived,
         };
         self.start(Job::Search {
             search: Box::new(search),
-            notation: self.options.notation(),
+            notation,
             uci_scores: self.options.uci_scores(),
         });
     }
@@ -406,7 +489,11 @@ impl<W: Write> Session<W> {
     /// with what waited.
     fn finish(&mut self, replies: Vec<Reply>) {
         self.engine.wait();
+        let answered = self.guard.take().is_some_and(|g| g.answered);
         for reply in replies {
+            if answered && matches!(reply, Reply::BestMove(..)) {
+                continue;
+            }
             self.emit(reply);
         }
         self.run_pending();
@@ -431,7 +518,21 @@ pub fn run() -> ExitCode {
     spawn_bounded_stdin_reader(ahead.clone(), move |input, _| {
         events.send(Event::Input(input)).is_ok()
     });
-    while let Ok(event) = inbox.recv() {
+    loop {
+        let event = match session.deadline() {
+            Some(at) => match inbox.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => {
+                    session.deadline_passed();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            },
+            None => match inbox.recv() {
+                Ok(event) => event,
+                Err(_) => break,
+            },
+        };
         let read = match &event {
             Event::Input(input) => read_ahead_cost(input),
             _ => 0,
@@ -530,3 +631,6 @@ fn command_name(c: &Command) -> &'static str {
         Command::Solve => "solve",
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -3,7 +3,7 @@
 
 use crate::eval::EvalKind;
 use crate::protocol::{Notation, OptionKind, OptionSpec};
-use crate::rules::Geometry;
+use crate::rules::{Geometry, Rule};
 
 /// The smallest table `Hash` allows, in MB.
 pub const HASH_MIN: i64 = 1;
@@ -67,8 +67,8 @@ pub struct Options {
     pub eval: EvalKind,
     /// Pick at random among equally good moves (`RandomTieBreak`).
     pub random_tie_break: bool,
-    /// The `Rule` option: only exactly k in a row wins.
-    pub exact: bool,
+    /// The `Rule` option: freestyle, exact or renju.
+    pub rule: Rule,
     /// The UCI variant last selected, until `newgame` with a board size.
     pub variant: Option<Variant>,
 }
@@ -80,7 +80,7 @@ impl Default for Options {
             seed: 0,
             eval: EvalKind::default(),
             random_tie_break: true,
-            exact: false,
+            rule: Rule::Freestyle,
             variant: None,
         }
     }
@@ -116,8 +116,8 @@ pub enum Change {
     Eval(EvalKind),
     /// `RandomTieBreak`.
     RandomTieBreak(bool),
-    /// `Rule`: `true` for exact.
-    Rule(bool),
+    /// `Rule`.
+    Rule(Rule),
     /// `UCI_Variant`.
     Variant(Variant),
 }
@@ -199,8 +199,8 @@ pub fn specs() -> Vec<OptionSpec> {
         OptionSpec {
             name: "Rule".into(),
             kind: OptionKind::Combo {
-                default: rule_name(defaults.exact).into(),
-                vars: vec![rule_name(false).into(), rule_name(true).into()],
+                default: defaults.rule.name().into(),
+                vars: Rule::ALL.iter().map(|r| r.name().into()).collect(),
             },
         },
         // cutechess plays its tictactoe and gomoku variants only with engines that list them
@@ -250,12 +250,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
             }
         })
     } else if name_is("Rule") {
-        ("Rule", |v| {
-            [false, true]
-                .into_iter()
-                .find(|&exact| v.eq_ignore_ascii_case(rule_name(exact)))
-                .map(Change::Rule)
-        })
+        ("Rule", |v| v.parse::<Rule>().ok().map(Change::Rule))
     } else if name_is("UCI_Variant") {
         ("UCI_Variant", |v| {
             Variant::ALL
@@ -286,14 +281,9 @@ fn plain_number(v: &str) -> Option<u64> {
     }
 }
 
-/// The `Rule` option's values.
-fn rule_name(exact: bool) -> &'static str {
-    if exact { "exact" } else { "freestyle" }
-}
-
 fn expected(option: &str) -> String {
     match option {
-        "Rule" => "freestyle or exact".into(),
+        "Rule" => "freestyle, exact or renju".into(),
         "UCI_Variant" => format!("one of {}", Variant::ALL.map(|v| v.name()).join(", ")),
         "Hash" => format!("a whole number of MB from {HASH_MIN} to {HASH_MAX}"),
         "Seed" => format!("a whole number from 0 to {SEED_MAX}"),
@@ -364,7 +354,14 @@ mod tests {
             parse_change("Clear Hash", Some("x")),
             Err(OptionError::UnexpectedValue("Clear Hash"))
         );
-        assert_eq!(parse_change("rule", Some("Exact")), Ok(Change::Rule(true)));
+        assert_eq!(
+            parse_change("rule", Some("Exact")),
+            Ok(Change::Rule(Rule::Exact))
+        );
+        assert_eq!(
+            parse_change("Rule", Some("renju")),
+            Ok(Change::Rule(Rule::Renju))
+        );
         assert_eq!(
             parse_change("UCI_Variant", Some("gomoku")),
             Ok(Change::Variant(Variant::Gomoku))
@@ -380,8 +377,8 @@ mod tests {
             "setoption: UCI_Variant must be one of tictactoe, gomokufreestyle, gomoku, got 'chess'"
         );
         assert_eq!(
-            parse_change("Rule", Some("renju")).unwrap_err().to_string(),
-            "setoption: Rule must be freestyle or exact, got 'renju'"
+            parse_change("Rule", Some("caro")).unwrap_err().to_string(),
+            "setoption: Rule must be freestyle, exact or renju, got 'caro'"
         );
         assert_eq!(Variant::Gomoku.geometry().to_string(), "15x15 k=5 exact");
         assert_eq!(Variant::TicTacToe.geometry(), Geometry::default());

@@ -28,14 +28,16 @@ use crate::io::{
     Flow, Input, Output, ReadAhead, log_received, read_ahead_cost, spawn_bounded_stdin_reader,
 };
 use crate::rules::MAX_CELLS;
-use crate::rules::Position;
-use crate::search::{SearchResult, Settings, TableSizeError, time};
+use crate::rules::{Position, Square};
+use crate::search::{SearchResult, Settings, TableSizeError, instant_move, time};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::Instant;
 
 pub use super::game::DEFAULT_K;
@@ -97,7 +99,27 @@ pub struct Session<W: Write> {
     /// Notices past [`MAX_NOTICES`], counted only.
     unlisted_notices: u64,
     rng: StdRng,
+    /// The running search's time guard, if it has a time limit.
+    guard: Option<Guard>,
 }
+
+/// A running search with a time limit: if it has not ended by `at`, the session plays and
+/// sends the move itself (see [`time::guard_deadline`]).
+struct Guard {
+    at: Instant,
+    /// When the command that asked for the move arrived.
+    start: Instant,
+    /// The first move of the search's last completed iteration, published by the search
+    /// thread (`NO_MOVE` until one completes).
+    best: Arc<AtomicUsize>,
+    /// A move chosen without a search, for when no iteration has completed.
+    fallback: Option<Square>,
+    /// The move has been sent: the search's own is dropped when it ends.
+    answered: bool,
+}
+
+/// No move published yet.
+const NO_MOVE: usize = usize::MAX;
 
 impl<W: Write> Session<W> {
     /// A session writing to `out`; the end of each search is sent on `events`.
@@ -124,6 +146,7 @@ impl<W: Write> Session<W> {
             notices: Vec::new(),
             unlisted_notices: 0,
             rng: StdRng::seed_from_u64(SEED),
+            guard: None,
         })
     }
 
@@ -152,6 +175,32 @@ impl<W: Write> Session<W> {
         } else {
             flow
         }
+    }
+
+    /// When the running search must have answered by, if it has a time limit and has not.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.guard.as_ref().filter(|g| !g.answered).map(|g| g.at)
+    }
+
+    /// The search has not ended by its [`Session::deadline`]: stop it, and play and send
+    /// the first move of its last completed iteration now. Does nothing before the deadline
+    /// or once answered.
+    pub fn deadline_passed(&mut self) {
+        let Some(guard) = self.guard.as_mut() else {
+            return;
+        };
+        if guard.answered || Instant::now() < guard.at {
+            return;
+        }
+        guard.answered = true;
+        let best = match guard.best.load(Ordering::Relaxed) {
+            NO_MOVE => guard.fallback,
+            sq => Some(sq),
+        };
+        let start = guard.start;
+        log::debug!("the search had not ended by its deadline; the session answered for it");
+        self.engine.stop();
+        self.play_own(best, start);
     }
 
     /// Stops a running search (before the process exits: nothing will be sent).
@@ -306,6 +355,17 @@ impl<W: Write> Session<W> {
     fn think(&mut self, position: Position, at: Instant) {
         let limits = self.time.limits(time::own_moves_left(&position));
         log::debug!("thinking with {limits:?}");
+        let best = Arc::new(AtomicUsize::new(NO_MOVE));
+        self.guard = limits
+            .hard_time
+            .and_then(|hard| at.checked_add(time::guard_deadline(hard)))
+            .map(|guard_at| Guard {
+                at: guard_at,
+                start: at,
+                best: Arc::clone(&best),
+                fallback: instant_move(&position),
+                answered: false,
+            });
         let search = Search {
             position,
             limits,
@@ -315,7 +375,13 @@ impl<W: Write> Session<W> {
         };
         let events = self.events.clone();
         let started = self.engine.go(
-            move |searcher, stop| search.run(searcher, stop, &mut |_| {}),
+            move |searcher, stop| {
+                search.run(searcher, stop, &mut |it| {
+                    if let Some(&first) = it.pv.first() {
+                        best.store(first, Ordering::Relaxed);
+                    }
+                })
+            },
             move |result| {
                 // The session may already be gone (after END); then nobody needs the move.
                 let _ = events.send(Event::Thought(Thought { result, start: at }));
@@ -332,34 +398,42 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// A search has ended: play and send its move, then handle what waited.
+    /// A search has ended: play and send its move (unless the guard has sent one), then
+    /// handle what waited.
     fn finish(&mut self, thought: Thought) -> Flow {
         let Thought { result, start } = thought;
         self.engine.wait();
-        let elapsed = start.elapsed();
-        if let Some(game) = &mut self.game {
-            let searched = result
-                .as_ref()
-                .ok()
-                .and_then(|r| r.best)
-                .map(|sq| game.board.coord(sq))
-                .filter(|&c| game.board.get(c) == Ok(None));
-            if searched.is_none() {
-                log::warn!("the search gave no move; playing the empty square nearest the centre");
-            }
-            match searched.or_else(|| game.board.central_empty()) {
-                Some(at) => {
-                    let placed = game.board.place(at, Stone::Own);
-                    debug_assert!(placed.is_ok(), "the square is empty and on the board");
-                    self.time
-                        .spent(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX));
-                    self.emit_after_notices(Reply::Move(at));
-                }
-                // The board was checked to have an empty square before the search.
-                None => self.move_error("no empty square is left".into()),
-            }
+        let answered = self.guard.take().is_some_and(|g| g.answered);
+        if !answered {
+            self.play_own(result.ok().and_then(|r| r.best), start);
         }
         self.run_pending()
+    }
+
+    /// Plays and sends kinrow's move `best` (if it is an empty square of the board; else the
+    /// empty square nearest the centre), asked for by a command that arrived at `start`.
+    fn play_own(&mut self, best: Option<Square>, start: Instant) {
+        let elapsed = start.elapsed();
+        let Some(game) = &mut self.game else {
+            return;
+        };
+        let searched = best
+            .map(|sq| game.board.coord(sq))
+            .filter(|&c| game.board.get(c) == Ok(None));
+        if searched.is_none() {
+            log::warn!("the search gave no move; playing the empty square nearest the centre");
+        }
+        match searched.or_else(|| game.board.central_empty()) {
+            Some(at) => {
+                let placed = game.board.place(at, Stone::Own);
+                debug_assert!(placed.is_ok(), "the square is empty and on the board");
+                self.time
+                    .spent(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX));
+                self.emit_after_notices(Reply::Move(at));
+            }
+            // The board was checked to have an empty square before the search.
+            None => self.move_error("no empty square is left".into()),
+        }
     }
 
     /// Handles the lines that waited for the search, until one starts another.
@@ -396,7 +470,21 @@ pub fn run() -> ExitCode {
     spawn_bounded_stdin_reader(ahead.clone(), move |input, at| {
         events.send(Event::Input { input, at }).is_ok()
     });
-    while let Ok(event) = inbox.recv() {
+    loop {
+        let event = match session.deadline() {
+            Some(at) => match inbox.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => {
+                    session.deadline_passed();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            },
+            None => match inbox.recv() {
+                Ok(event) => event,
+                Err(_) => break,
+            },
+        };
         let read = match &event {
             Event::Input { input, .. } => read_ahead_cost(input),
             _ => 0,
@@ -412,3 +500,6 @@ pub fn run() -> ExitCode {
     session.stop();
     ExitCode::SUCCESS
 }
+
+#[cfg(test)]
+mod tests;

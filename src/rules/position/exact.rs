@@ -3,6 +3,9 @@
 //! A window is then open for a player only while no stone of that player lies on its flanks
 //! (the cells just beyond its ends), since such a stone would make any k in the window an
 //! overline. So a stone changes the windows through its square and the windows it flanks.
+//!
+//! Renju uses the same update with the flanks kept for X only: O wins with five or more, so
+//! O's flank counts stay zero and its windows behave as under freestyle.
 
 use super::Position;
 use crate::rules::geometry::Square;
@@ -38,7 +41,13 @@ impl Position {
     /// statistics is taken out, the stone changed, and the share put back.
     fn restone_exact(&mut self, sq: Square, pi: usize, put: bool) {
         let tables = Arc::clone(&self.tables);
-        let touched = || tables.cell_lines[sq].iter().chain(&tables.flank_lines[sq]);
+        // Under renju an O stone on a window's flank changes nothing of that window.
+        let flanks: &[u16] = if tables.geometry.rule().exact_for(Player::from_index(pi)) {
+            &tables.flank_lines[sq]
+        } else {
+            &[]
+        };
+        let touched = || tables.cell_lines[sq].iter().chain(flanks);
         for &l in touched() {
             self.line_share(l as usize, false);
         }
@@ -53,7 +62,7 @@ impl Position {
         for &l in &tables.cell_lines[sq] {
             step(&mut self.line_counts[l as usize][pi]);
         }
-        for &l in &tables.flank_lines[sq] {
+        for &l in flanks {
             step(&mut self.flank_counts[l as usize][pi]);
         }
         for &l in touched() {

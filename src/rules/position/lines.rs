@@ -7,7 +7,7 @@
 //! a window at once). Under freestyle a window is open for a player while it holds no
 //! opposing stone, so a stone changes only the windows through its own square.
 
-use super::Position;
+use super::{HISTOGRAM_LEN, Position};
 use crate::rules::bits::Bits;
 use crate::rules::geometry::Square;
 use crate::rules::player::Player;
@@ -48,7 +48,7 @@ impl Position {
 
     /// `count[c]` = windows holding `c` stones of `p` and none of the opponent.
     #[inline]
-    pub fn open_histogram(&self, p: Player) -> &[u32; 16] {
+    pub fn open_histogram(&self, p: Player) -> &[u32; HISTOGRAM_LEN] {
         &self.hist[p.index()]
     }
 
@@ -87,7 +87,8 @@ impl Position {
         if self.winner.is_some() {
             return false;
         }
-        let empties = self.empty.count() as usize;
+        // From the stone count: a popcount of every word of the set costs more on small boards.
+        let empties = self.tables.geometry.cells() - self.moves.len();
         let k = self.tables.geometry.k();
         let to_move = self.side.index();
         (0..2).all(|p| {

@@ -5,8 +5,8 @@
 //! - `setup`: positions from a list of moves or from a validated diagram;
 //! - `lines`: the incremental line statistics (windows' stone counts, the open-line
 //!   histogram, threat squares, dead windows) and their freestyle update;
-//! - `exact`: the same statistics under the exact rule, where a stone also closes the
-//!   windows it flanks;
+//! - `exact`: the same statistics under the exact rule (and under renju, for X), where a
+//!   stone also closes the windows it flanks;
 //! - `keys`: the Zobrist key of the board and of its symmetric images, and the textbook cell
 //!   weight sums.
 //!
@@ -25,11 +25,15 @@ pub use setup::{MovesError, SetupError};
 use lines::Threats;
 
 use super::bits::Bits;
-use super::geometry::{Geometry, Square};
+use super::geometry::{Geometry, MAX_SIDE, Rule, Square};
 use super::player::{MoveError, Outcome, Player};
 use super::tables::Tables;
 use std::fmt;
 use std::sync::Arc;
+
+/// The length of the open-line histogram ([`Position::open_histogram`]): a window holds 0 to
+/// k stones, and k may be as large as [`MAX_SIDE`].
+pub const HISTOGRAM_LEN: usize = MAX_SIDE as usize + 1;
 
 /// A position: the stones, the side to move and the statistics that evaluation and search read.
 ///
@@ -63,7 +67,7 @@ pub struct Position {
     /// freestyle, where they are not kept).
     flank_counts: Vec<[u8; 2]>,
     /// `hist[p][c]`: windows open for `p` (see [`Position::line_open`]) with `c` stones of `p`.
-    hist: [[u32; 16]; 2],
+    hist: [[u32; HISTOGRAM_LEN]; 2],
     /// Windows open for neither player.
     dead: u32,
     /// Cells where each player would complete a window.
@@ -103,7 +107,7 @@ impl Position {
             side: Player::X,
             line_counts: vec![[0, 0]; lines as usize],
             flank_counts: vec![[0, 0]; lines as usize],
-            hist: [[0; 16]; 2],
+            hist: [[0; HISTOGRAM_LEN]; 2],
             dead: 0,
             threats: Threats::new(cells),
             weight_sum: [0; 2],
@@ -208,20 +212,25 @@ impl Position {
         if !self.empty.contains(sq) {
             return Err(MoveError::Occupied);
         }
+        if let Some(why) = self.forbidden(sq) {
+            return Err(MoveError::Forbidden(why));
+        }
         self.make(sq);
         Ok(())
     }
 
-    /// Plays a move on an empty square of a game that is not over (unchecked).
+    /// Plays a move on an empty square of a game that is not over, not forbidden under renju
+    /// (unchecked).
     #[inline]
     pub fn make(&mut self, sq: Square) {
         debug_assert!(self.empty.contains(sq) && self.winner.is_none());
+        debug_assert!(self.forbidden(sq).is_none(), "a forbidden move made");
         self.place(sq);
     }
 
     /// Puts a stone of the side to move on an empty square and updates everything.
     fn place(&mut self, sq: Square) {
-        if self.tables.geometry.exact() {
+        if self.tables.geometry.rule() != Rule::Freestyle {
             self.place_exact(sq);
         } else {
             self.place_freestyle(sq);
@@ -231,7 +240,7 @@ impl Position {
     /// Takes back the last move made. Does nothing on a position with no moves.
     pub fn unmake(&mut self) {
         let Some(sq) = self.moves.pop() else { return };
-        if self.tables.geometry.exact() {
+        if self.tables.geometry.rule() != Rule::Freestyle {
             self.unplace_exact(sq);
         } else {
             self.unplace_freestyle(sq);

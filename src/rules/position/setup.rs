@@ -147,7 +147,10 @@ impl Position {
                 expected,
             });
         }
-        let (xl, ol) = (full_lines(&tables, &xs), full_lines(&tables, &os));
+        let (xl, ol) = (
+            full_lines(&tables, &xs, Player::X),
+            full_lines(&tables, &os, Player::O),
+        );
         let winner = match (xl.is_empty(), ol.is_empty()) {
             (true, true) => None,
             (false, false) => return Err(SetupError::BothWon),
@@ -199,10 +202,10 @@ impl Position {
     }
 }
 
-/// The winning windows of a player with `stones`: full, and under the exact rule not flanked
-/// by another stone of the same player (which would make an overline).
-fn full_lines(tables: &Tables, stones: &[Square]) -> Vec<Bits> {
-    let exact = tables.geometry.exact();
+/// The winning windows of a player with `stones`: full, and under the exact rule (renju: for
+/// X) not flanked by another stone of the same player (which would make an overline).
+fn full_lines(tables: &Tables, stones: &[Square], p: Player) -> Vec<Bits> {
+    let exact = tables.geometry.rule().exact_for(p);
     let mut set = Bits::EMPTY;
     stones.iter().for_each(|&s| set.insert(s));
     tables

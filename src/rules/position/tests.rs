@@ -11,7 +11,7 @@ fn check_consistent(p: &Position) {
     let t = p.tables();
     let k = t.geometry.k();
     let mut fresh = Position::new(Arc::clone(t));
-    let mut hist = [[0u32; 16]; 2];
+    let mut hist = [[0u32; HISTOGRAM_LEN]; 2];
     let mut dead = 0;
     let mut threats = [Bits::EMPTY; 2];
     let exact = t.geometry.exact();

@@ -26,17 +26,19 @@ mod vct;
 
 pub(super) use search::Engine;
 
-use crate::rules::Position;
+use crate::rules::{Position, Rule};
 
 /// The smallest side on which this search plays: below it the general search proves
 /// results that a search near the stones could not.
 const MIN_SIDE: usize = 9;
 
 /// Whether `pos` is a gomoku position for this search: k = 5 on a board of at least 9x9
-/// (and at most [`board::MAX_SIDE`] a side).
+/// (and at most [`board::MAX_SIDE`] a side), freestyle or exact five (renju's forbidden
+/// moves are not known here yet).
 pub(super) fn applies(pos: &Position) -> bool {
     let g = pos.geometry();
     g.k() == 5
+        && g.rule() != Rule::Renju
         && (MIN_SIDE..=board::MAX_SIDE).contains(&g.columns())
         && (MIN_SIDE..=board::MAX_SIDE).contains(&g.rows())
 }

@@ -275,7 +275,7 @@ impl Engine {
                 hashfull: self.tt.hashfull(),
                 pv,
             });
-            if value.is_proven() || roots.len() == 1 {
+            if value.is_proven() {
                 break;
             }
             if limits.soft_time.is_some_and(|t| start.elapsed() >= t) {

@@ -1,0 +1,90 @@
+//! The brain's time guard, driven event by event: the test holds the channel, so it can
+//! make the search's own answer late.
+
+use super::*;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// What the brain writes, shared with the test.
+#[derive(Clone, Default)]
+struct Written(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Written {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Written {
+    fn lines(&self) -> Vec<String> {
+        let bytes = self.0.lock().expect("not poisoned").clone();
+        String::from_utf8(bytes)
+            .expect("UTF-8")
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+fn send(session: &mut Session<Written>, line: &str) {
+    session.handle(Event::Input {
+        input: Input::Line(line.to_string()),
+        at: Instant::now(),
+    });
+}
+
+/// Lines that are moves (`X,Y`).
+fn moves(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.split(',').count() == 2 && l.chars().all(|c| c.is_ascii_digit() || c == ','))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn a_late_search_is_answered_by_the_brain_once() {
+    let (tx, rx) = channel();
+    let out = Written::default();
+    let mut s = Session::new(out.clone(), tx).expect("a table");
+    for line in ["START 15", "INFO timeout_turn 200", "INFO timeout_match 0"] {
+        send(&mut s, line);
+    }
+    let asked = Instant::now();
+    send(&mut s, "TURN 7,7");
+    let at = s.deadline().expect("a timed search has a deadline");
+    assert!(at < asked + Duration::from_millis(200));
+    // The search's end waits in the channel, unread, as if its thread were late.
+    std::thread::sleep(at.saturating_duration_since(Instant::now()));
+    s.deadline_passed();
+    assert_eq!(s.deadline(), None, "answered");
+    let early = out.lines();
+    assert_eq!(moves(&early).len(), 1, "{early:?}");
+    assert!(asked.elapsed() < Duration::from_millis(200));
+    while s.is_thinking() {
+        let event = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the search ends");
+        s.handle(event);
+    }
+    assert_eq!(out.lines(), early, "the search's own move is not sent");
+    // The brain's board has that one move of its own: the next turn is played as usual.
+    let played = moves(&early).remove(0);
+    send(&mut s, "TURN 0,0");
+    while s.is_thinking() {
+        let event = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the search ends");
+        s.handle(event);
+    }
+    let all = moves(&out.lines());
+    assert_eq!(all.len(), 2, "{all:?}");
+    assert!(
+        all[1] != played && all[1] != "7,7" && all[1] != "0,0",
+        "{all:?}"
+    );
+}
