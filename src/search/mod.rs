@@ -7,12 +7,14 @@
 //! - `ordering`: which moves are tried, in what order;
 //! - [`pairing`]: draw proofs by pairing strategies;
 //! - `vcf`: forced wins by continuous fours;
+//! - `gomoku`: the search for gomoku, with line patterns and threat search;
 //! - `tt`: the transposition table;
 //! - [`time`]: time management;
 //! - `fallback`: a move without a search, for a reply that cannot wait.
 
 mod alphabeta;
 mod fallback;
+mod gomoku;
 mod ordering;
 pub mod pairing;
 pub mod time;
@@ -197,6 +199,9 @@ pub struct Searcher {
     killers: Vec<[Option<Square>; 2]>,
     settings: Settings,
     stop: Arc<AtomicBool>,
+    /// The gomoku search, made on first use with a table of `hash_mb`.
+    gomoku: Option<gomoku::Engine>,
+    hash_mb: usize,
 }
 
 impl Searcher {
@@ -222,6 +227,8 @@ impl Searcher {
             maps: BoardMaps::new(crate::rules::Geometry::default()),
             settings: Settings::default(),
             stop: Arc::new(AtomicBool::new(false)),
+            gomoku: None,
+            hash_mb,
         })
     }
 
@@ -229,6 +236,8 @@ impl Searcher {
     /// contents stay.
     pub fn resize(&mut self, hash_mb: usize) -> Result<(), TableSizeError> {
         self.table = Table::new(hash_mb)?;
+        self.hash_mb = hash_mb;
+        self.gomoku = None;
         Ok(())
     }
 
@@ -237,6 +246,9 @@ impl Searcher {
         self.table.clear();
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        if let Some(g) = &mut self.gomoku {
+            g.clear();
+        }
     }
 
     /// Searches `root` and returns the move to play. `report` is called after every completed
@@ -296,6 +308,13 @@ impl Searcher {
             }
             let best = self.pick(&moves, settings, rng);
             return self.settled(best, Value::Loss(1), 2, start, report);
+        }
+        if gomoku::applies(&pos) {
+            let hash_mb = self.hash_mb;
+            let engine = self
+                .gomoku
+                .get_or_insert_with(|| gomoku::Engine::new(hash_mb));
+            return engine.search(&pos, limits, settings, control, rng, report);
         }
         if pos.tables().geometry.cells() > FULL_WIDTH_CELLS
             && let Some((n, first)) = self.vcf(&mut pos, ROOT_VCF_DEPTH, ROOT_VCF_BUDGET)

@@ -1,0 +1,432 @@
+//! The gomoku board: a padded array with incremental line patterns.
+//!
+//! Cells are indexed `(rank + PAD) * STRIDE + file + PAD`: five cells of wall on every side,
+//! so that a cell's ten line neighbours never leave the array, and boards up to 22x22 fit.
+//! Every cell keeps, per direction, the key of its line (see [`super::pattern`]); a move
+//! updates the keys of the forty cells it is a neighbour of, and for the empty ones their
+//! patterns, threat classes and evaluation terms. Counts of empty cells per threat class and
+//! the sums of the evaluation terms follow, so that "does white have a four" or the static
+//! value cost nothing.
+
+use super::eval::CellScores;
+use super::pattern::{EMPTY, HALF, LineRule, Pattern, PatternTable, Threat, WALL, slot};
+use crate::rules::{Position, Square};
+
+/// Row length of the padded array.
+pub const STRIDE: usize = 32;
+/// Wall cells around the board.
+const PAD: usize = HALF;
+/// Cells of the padded array.
+pub const CELLS: usize = STRIDE * STRIDE;
+/// The largest side this board takes.
+pub const MAX_SIDE: usize = STRIDE - 2 * PAD;
+/// Steps of the four line directions: along a rank, along a file, and the two diagonals.
+pub const DIRS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+
+/// A cell of the padded array.
+pub type Cell = usize;
+
+/// The per-cell state kept for each player.
+#[derive(Clone, Copy, Debug)]
+struct CellInfo {
+    /// Pattern per direction, per player.
+    pats: [[Pattern; 4]; 2],
+    threat: [Threat; 2],
+    score: [i32; 2],
+}
+
+const NO_INFO: CellInfo = CellInfo {
+    pats: [[Pattern::Dead; 4]; 2],
+    threat: [Threat::None; 2],
+    score: [0; 2],
+};
+
+/// A gomoku position with its line patterns.
+#[derive(Clone)]
+pub struct Board {
+    columns: usize,
+    rows: usize,
+    /// 0 empty, 1 black, 2 white, 3 wall.
+    cells: Vec<u8>,
+    keys: Vec<[u32; 4]>,
+    info: Vec<CellInfo>,
+    /// Stones within two steps (a 5x5 square), for move generation.
+    near: Vec<u8>,
+    /// Empty cells per player and threat class.
+    counts: [[u16; Threat::COUNT]; 2],
+    /// Sum of the evaluation terms of the empty cells, per player.
+    sums: [i32; 2],
+    hash: u64,
+    zobrist: Vec<[u64; 2]>,
+    moves: Vec<Cell>,
+    side: usize,
+    /// The cells of the board, in square order.
+    board_cells: Vec<Cell>,
+    table: &'static PatternTable,
+    threats: &'static [Threat],
+    scores: &'static CellScores,
+}
+
+impl Board {
+    /// The board of `pos`, whose sides must be at most [`MAX_SIDE`].
+    pub fn new(pos: &Position, rule: LineRule) -> Board {
+        let g = pos.geometry();
+        let (columns, rows) = (g.columns(), g.rows());
+        let mut cells = vec![WALL as u8; CELLS];
+        let mut board_cells = Vec::with_capacity(columns * rows);
+        for rank in 0..rows {
+            for file in 0..columns {
+                let c = (rank + PAD) * STRIDE + file + PAD;
+                cells[c] = EMPTY as u8;
+                board_cells.push(c);
+            }
+        }
+        let mut z = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            // splitmix64: fixed keys, so that searches repeat node for node.
+            z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut x = z;
+            x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            x ^ (x >> 31)
+        };
+        let zobrist = (0..CELLS).map(|_| [next(), next()]).collect();
+        let mut board = Board {
+            columns,
+            rows,
+            cells,
+            keys: vec![[0; 4]; CELLS],
+            info: vec![NO_INFO; CELLS],
+            near: vec![0; CELLS],
+            counts: [[0; Threat::COUNT]; 2],
+            sums: [0; 2],
+            hash: 0,
+            zobrist,
+            moves: Vec::with_capacity(columns * rows),
+            side: 0,
+            board_cells,
+            table: PatternTable::shared(rule),
+            threats: Threat::table(),
+            scores: CellScores::shared(),
+        };
+        // Keys of the empty board (walls seen), then every cell's patterns.
+        for &c in &board.board_cells.clone() {
+            for (d, &step) in DIRS.iter().enumerate() {
+                let mut key = 0;
+                for off in (-(HALF as isize)..=HALF as isize).filter(|&o| o != 0) {
+                    let n = (c as isize + off * step) as usize;
+                    key |= (board.cells[n] as u32) << (2 * slot(off));
+                }
+                board.keys[c][d] = key;
+            }
+            board.refresh_cell(c);
+        }
+        // The stones (a position set up from a diagram has no move list to replay).
+        for sq in 0..columns * rows {
+            if let Some(p) = pos.at(sq) {
+                board.side = p.index();
+                board.make(board.cell_of(sq));
+            }
+        }
+        board.side = pos.side_to_move().index();
+        board
+    }
+
+    /// The cell of a kinrow square.
+    pub fn cell_of(&self, sq: Square) -> Cell {
+        (sq / self.columns + PAD) * STRIDE + sq % self.columns + PAD
+    }
+
+    /// The kinrow square of a cell.
+    pub fn square_of(&self, c: Cell) -> Square {
+        (c / STRIDE - PAD) * self.columns + c % STRIDE - PAD
+    }
+
+    /// Hands the move to the other player without a stone (for threat searches that ask
+    /// what the opponent could do); undone by calling it again.
+    pub fn pass(&mut self) {
+        self.side ^= 1;
+    }
+
+    /// The player to move: 0 black, 1 white.
+    #[inline]
+    pub fn side(&self) -> usize {
+        self.side
+    }
+
+    /// Stones on the board.
+    #[inline]
+    pub fn stones(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether every cell is taken.
+    #[inline]
+    pub fn full(&self) -> bool {
+        self.moves.len() == self.columns * self.rows
+    }
+
+    /// The Zobrist key of the stones (the side to move follows from their number).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The board's cells in square order.
+    pub fn board_cells(&self) -> &[Cell] {
+        &self.board_cells
+    }
+
+    /// Whether `c` is an empty cell of the board.
+    #[inline]
+    pub fn is_empty(&self, c: Cell) -> bool {
+        self.cells[c] == EMPTY as u8
+    }
+
+    /// Whether `c` is off the board.
+    #[inline]
+    pub fn is_wall(&self, c: Cell) -> bool {
+        self.cells[c] == WALL as u8
+    }
+
+    /// Whether an empty cell has a stone within two steps.
+    #[inline]
+    pub fn is_near(&self, c: Cell) -> bool {
+        self.near[c] > 0
+    }
+
+    /// The threat class a stone of `player` on the empty cell `c` makes.
+    #[inline]
+    pub fn threat(&self, c: Cell, player: usize) -> Threat {
+        self.info[c].threat[player]
+    }
+
+    /// The pattern a stone of `player` on `c` makes along direction `d`.
+    #[inline]
+    pub fn pattern(&self, c: Cell, player: usize, d: usize) -> Pattern {
+        self.info[c].pats[player][d]
+    }
+
+    /// The evaluation term of the empty cell `c` for `player`.
+    #[inline]
+    pub fn cell_score(&self, c: Cell, player: usize) -> i32 {
+        self.info[c].score[player]
+    }
+
+    /// Empty cells where `player`'s stone makes threat class `t`.
+    #[inline]
+    pub fn count(&self, player: usize, t: Threat) -> u32 {
+        self.counts[player][t as usize] as u32
+    }
+
+    /// Empty cells where `player`'s stone makes a four or better.
+    #[inline]
+    pub fn fours(&self, player: usize) -> u32 {
+        self.counts[player][Threat::Block4 as usize..]
+            .iter()
+            .map(|&n| n as u32)
+            .sum()
+    }
+
+    /// The sum of the empty cells' evaluation terms for `player`.
+    #[inline]
+    pub fn sum(&self, player: usize) -> i32 {
+        self.sums[player]
+    }
+
+    /// The first empty cell (in square order) where `player` makes threat class `t`.
+    pub fn find(&self, player: usize, t: Threat) -> Option<Cell> {
+        self.board_cells
+            .iter()
+            .copied()
+            .find(|&c| self.is_empty(c) && self.info[c].threat[player] == t)
+    }
+
+    /// The empty cell on a line through `c` where `player` now completes a five: after a
+    /// four at `c`, the defender's only block.
+    pub fn five_near(&self, c: Cell, player: usize) -> Option<Cell> {
+        for step in DIRS {
+            for sign in [-1isize, 1] {
+                for i in 1..=HALF as isize {
+                    let n = (c as isize + sign * i * step) as usize;
+                    if self.is_wall(n) {
+                        break;
+                    }
+                    if self.is_empty(n) && self.info[n].threat[player] == Threat::Five {
+                        return Some(n);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Puts a stone of the side to move on the empty cell `c`.
+    pub fn make(&mut self, c: Cell) {
+        let side = self.side;
+        self.remove_terms(c);
+        self.cells[c] = side as u8 + 1;
+        self.hash ^= self.zobrist[c][side];
+        self.moves.push(c);
+        self.side ^= 1;
+        self.update_lines(c, side as u32 + 1);
+        for dr in -2..=2isize {
+            for df in -2..=2isize {
+                let n = (c as isize + dr * STRIDE as isize + df) as usize;
+                self.near[n] += 1;
+            }
+        }
+    }
+
+    /// Takes back the last move.
+    pub fn unmake(&mut self) {
+        let Some(c) = self.moves.pop() else {
+            return;
+        };
+        self.side ^= 1;
+        let side = self.side;
+        self.cells[c] = EMPTY as u8;
+        self.hash ^= self.zobrist[c][side];
+        self.update_lines(c, side as u32 + 1);
+        self.refresh_cell(c);
+        for dr in -2..=2isize {
+            for df in -2..=2isize {
+                let n = (c as isize + dr * STRIDE as isize + df) as usize;
+                self.near[n] -= 1;
+            }
+        }
+    }
+
+    /// Writes (or erases) the stone `code` at `c` into the keys of its line neighbours and
+    /// refreshes the empty ones along that direction.
+    fn update_lines(&mut self, c: Cell, code: u32) {
+        for (d, &step) in DIRS.iter().enumerate() {
+            for sign in [-1isize, 1] {
+                for i in 1..=HALF as isize {
+                    let n = (c as isize + sign * i * step) as usize;
+                    if self.cells[n] == WALL as u8 {
+                        break;
+                    }
+                    // `c` lies at offset -sign*i from `n`.
+                    self.keys[n][d] ^= code << (2 * slot(-sign * i));
+                    if self.cells[n] == EMPTY as u8 {
+                        self.refresh_direction(n, d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Drops an empty cell's terms from the counts and sums (it is being filled).
+    fn remove_terms(&mut self, c: Cell) {
+        let info = self.info[c];
+        for p in 0..2 {
+            self.counts[p][info.threat[p] as usize] -= 1;
+            self.sums[p] -= info.score[p];
+        }
+    }
+
+    /// Recomputes every direction of the empty cell `c` and adds its terms.
+    fn refresh_cell(&mut self, c: Cell) {
+        let mut info = NO_INFO;
+        for d in 0..4 {
+            let both = self.table.both(self.keys[c][d]);
+            info.pats[0][d] = both[0];
+            info.pats[1][d] = both[1];
+        }
+        for p in 0..2 {
+            let combo = Threat::index(info.pats[p]);
+            info.threat[p] = self.threats[combo];
+            info.score[p] = self.scores.score(combo);
+            self.counts[p][info.threat[p] as usize] += 1;
+            self.sums[p] += info.score[p];
+        }
+        self.info[c] = info;
+    }
+
+    /// Recomputes direction `d` of the empty cell `c`, keeping the counts and sums.
+    fn refresh_direction(&mut self, c: Cell, d: usize) {
+        let both = self.table.both(self.keys[c][d]);
+        let info = &mut self.info[c];
+        for (p, &pat) in both.iter().enumerate() {
+            if pat == info.pats[p][d] {
+                continue;
+            }
+            info.pats[p][d] = pat;
+            let combo = Threat::index(info.pats[p]);
+            let threat = self.threats[combo];
+            let score = self.scores.score(combo);
+            self.counts[p][info.threat[p] as usize] -= 1;
+            self.counts[p][threat as usize] += 1;
+            self.sums[p] += score - info.score[p];
+            info.threat[p] = threat;
+            info.score[p] = score;
+        }
+    }
+
+    /// The board's rows and columns.
+    pub fn size(&self) -> (usize, usize) {
+        (self.columns, self.rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Tables};
+    use rand::rngs::StdRng;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+
+    /// After random games with take-backs, the incremental state equals a board built from
+    /// scratch.
+    #[test]
+    fn incremental_updates_match_a_fresh_board() {
+        let mut rng = StdRng::seed_from_u64(5);
+        for (cols, rows, exact) in [(15, 15, false), (15, 15, true), (9, 12, false)] {
+            let g = Geometry::new(cols, rows, 5)
+                .expect("geometry")
+                .with_exact(exact);
+            let rule = if exact {
+                LineRule::Exact
+            } else {
+                LineRule::Freestyle
+            };
+            let tables = Tables::new(g);
+            for _ in 0..20 {
+                let mut squares: Vec<Square> = (0..g.cells()).collect();
+                squares.shuffle(&mut rng);
+                let played = rng.random_range(0..squares.len().min(60));
+                let mut pos = Position::new(tables.clone());
+                let mut board = Board::new(&pos, rule);
+                for &sq in &squares[..played] {
+                    board.make(board.cell_of(sq));
+                    pos.make(sq);
+                    // A take-back now and then exercises unmake.
+                    if rng.random_range(0..4) == 0 {
+                        board.unmake();
+                        board.make(board.cell_of(sq));
+                    }
+                }
+                let fresh = Board::new(&pos, rule);
+                assert_eq!(board.keys, fresh.keys);
+                assert_eq!(board.counts, fresh.counts);
+                assert_eq!(board.sums, fresh.sums);
+                assert_eq!(board.near, fresh.near);
+                assert_eq!(board.hash, fresh.hash);
+                for &c in &fresh.board_cells {
+                    if fresh.is_empty(c) {
+                        assert_eq!(board.info[c].pats, fresh.info[c].pats);
+                    }
+                }
+                for _ in 0..played {
+                    board.unmake();
+                }
+                let empty = Board::new(&Position::new(tables.clone()), rule);
+                assert_eq!(board.keys, empty.keys);
+                assert_eq!(board.counts, empty.counts);
+                assert_eq!(board.sums, empty.sums);
+            }
+        }
+    }
+}

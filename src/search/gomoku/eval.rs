@@ -1,0 +1,86 @@
+//! The static evaluation: every empty cell is worth what a stone there would make of its
+//! lines, to each player; the position is worth the difference of the sums, for the side to
+//! move. The board keeps the sums up to date (see [`super::board`]), so an evaluation costs
+//! two reads.
+
+use super::board::Board;
+use super::pattern::Threat;
+use std::sync::OnceLock;
+
+/// What a line pattern at a cell is worth to the player who could play there (Dead, B1,
+/// F1, B2, F2, B3, F3, B4, F4, F5): little for the far potential of lone stones, so that
+/// stones are played together rather than spread.
+const PATTERN_VALUE: [i32; 10] = [0, 0, 1, 2, 5, 12, 40, 30, 120, 200];
+/// What a cell where two lines could each become an open three (or better) adds.
+const CROSSING_BONUS: i32 = 25;
+/// What a cell's combined threat adds: combinations are worth more than their lines.
+const THREAT_BONUS: [i32; Threat::COUNT] = [0, 0, 30, 120, 0, 30, 250, 300, 500];
+/// The side to move's edge: it plays first.
+const TEMPO: i32 = 20;
+
+/// The evaluation terms of cells, by their line patterns.
+pub struct CellScores {
+    /// By [`Threat::index`] of the four patterns.
+    terms: Vec<i32>,
+}
+
+impl CellScores {
+    /// The shared terms.
+    pub fn shared() -> &'static CellScores {
+        static SCORES: OnceLock<CellScores> = OnceLock::new();
+        SCORES.get_or_init(|| {
+            let threats = Threat::table();
+            let terms = (0..threats.len())
+                .map(|i| {
+                    let digits = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10];
+                    // Two lines through the cell that could each become an open three: the
+                    // makings of a double threat.
+                    let crossing = digits.iter().filter(|&&p| (4..=6).contains(&p)).count();
+                    digits.iter().map(|&p| PATTERN_VALUE[p]).sum::<i32>()
+                        + THREAT_BONUS[threats[i] as usize]
+                        + if crossing >= 2 { CROSSING_BONUS } else { 0 }
+                })
+                .collect();
+            CellScores { terms }
+        })
+    }
+
+    /// The term of a cell whose four patterns have the [`Threat::index`] `combo`.
+    #[inline]
+    pub fn score(&self, combo: usize) -> i32 {
+        self.terms[combo]
+    }
+}
+
+/// What the side to move's strongest threat is worth beyond its cells' terms: it moves
+/// first, so a double three or a four with a three is near a win.
+const MOVER_THREAT: [i32; Threat::COUNT] = [0, 40, 80, 600, 30, 120, 800, 0, 0];
+/// The same for the opponent, who must wait a move (and can be blocked).
+const WAITER_THREAT: [i32; Threat::COUNT] = [0, 10, 30, 200, 10, 50, 300, 0, 0];
+
+/// The strongest threat class `player` has a cell for.
+fn strongest(board: &Board, player: usize) -> Threat {
+    const CLASSES: [Threat; Threat::COUNT] = [
+        Threat::Five,
+        Threat::Flex4,
+        Threat::Block4Flex3,
+        Threat::Block4Plus,
+        Threat::Block4,
+        Threat::Flex3Twice,
+        Threat::Flex3Plus,
+        Threat::Flex3,
+        Threat::None,
+    ];
+    CLASSES
+        .into_iter()
+        .find(|&t| board.count(player, t) > 0)
+        .unwrap_or(Threat::None)
+}
+
+/// The value of `board` for the side to move, in centipawn-like units.
+pub fn evaluate(board: &Board) -> i32 {
+    let us = board.side();
+    let them = us ^ 1;
+    board.sum(us) - board.sum(them) + TEMPO + MOVER_THREAT[strongest(board, us) as usize]
+        - WAITER_THREAT[strongest(board, them) as usize]
+}

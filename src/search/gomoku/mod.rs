@@ -1,0 +1,44 @@
+//! A search for gomoku (five in a row on boards larger than 8x8), in the manner of strong
+//! gomoku engines: the general search's window statistics know nothing of open threes, and
+//! gomoku is decided by them.
+//!
+//! - `pattern`: line patterns (five, open four, four, open three, ...) of every line
+//!   configuration, tabled at start-up from their definition, and a cell's threat class;
+//! - `board`: a padded board that keeps every cell's patterns up to date move by move;
+//! - `eval`: the static value, from the patterns of the empty cells;
+//! - `movegen`: candidate moves and the complete list of answers to an open three;
+//! - `vcf`: wins by continuous fours; `vct`: wins by continuous threats (fours and open
+//!   threes);
+//! - `search`: iterative deepening, principal variation search, the table (`tt`).
+//!
+//! Freestyle and the exact rule are played here. The pattern tables take a rule per player,
+//! so that renju (black exact, with forbidden moves) can come; until then renju positions
+//! are for the general search.
+
+mod board;
+mod eval;
+mod movegen;
+mod pattern;
+mod search;
+mod tt;
+mod vcf;
+mod vct;
+
+pub(super) use search::Engine;
+
+use crate::rules::{Position, Rule};
+
+/// The smallest side on which this search plays: below it the general search proves
+/// results that a search near the stones could not.
+const MIN_SIDE: usize = 9;
+
+/// Whether `pos` is a gomoku position for this search: k = 5 on a board of at least 9x9
+/// (and at most [`board::MAX_SIDE`] a side), freestyle or exact five (renju's forbidden
+/// moves are not known here yet).
+pub(super) fn applies(pos: &Position) -> bool {
+    let g = pos.geometry();
+    g.k() == 5
+        && g.rule() != Rule::Renju
+        && (MIN_SIDE..=board::MAX_SIDE).contains(&g.columns())
+        && (MIN_SIDE..=board::MAX_SIDE).contains(&g.rows())
+}

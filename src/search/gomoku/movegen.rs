@@ -1,0 +1,214 @@
+//! Which moves a node tries: near the stones, or, facing an open three, only the moves that
+//! answer it.
+//!
+//! Forced replies to a five threat are the search's own business (one move); here:
+//! - facing a cell where the opponent makes an open four or a double four, the only moves
+//!   that do not lose at once are our own fours and the moves after which the opponent has
+//!   no such cell left. Those are found by trying the cells that can change that: the
+//!   threat cell itself and its neighbours along the lines where it makes a four. The list
+//!   is complete: no move left out can save the game.
+//! - otherwise, every empty cell within two steps of a stone (the centre on an empty board).
+
+use super::board::{Board, Cell, DIRS};
+use super::pattern::{HALF, Pattern, Threat};
+
+/// Which kind of list was generated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Every move that can matter: a result over this list is a proof.
+    Complete,
+    /// The moves near the stones only.
+    Near,
+}
+
+/// Marks cells already listed, without clearing an array per node.
+pub struct Marks {
+    stamp: Vec<u32>,
+    current: u32,
+}
+
+impl Marks {
+    /// Marks for a padded board.
+    pub fn new() -> Marks {
+        Marks {
+            stamp: vec![0; super::board::CELLS],
+            current: 0,
+        }
+    }
+
+    fn next(&mut self) {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.stamp.fill(0);
+            self.current = 1;
+        }
+    }
+
+    /// Marks `c`; whether it was unmarked.
+    fn mark(&mut self, c: Cell) -> bool {
+        let fresh = self.stamp[c] != self.current;
+        self.stamp[c] = self.current;
+        fresh
+    }
+}
+
+/// Appends the moves of a node (score 0) to `list`.
+pub fn generate(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) -> Kind {
+    let us = board.side();
+    let them = us ^ 1;
+    if board.count(them, Threat::Flex4) > 0 {
+        defences(board, marks, list);
+        return Kind::Complete;
+    }
+    if board.stones() == 0 {
+        let (columns, rows) = board.size();
+        let centre = board.board_cells()[(rows / 2) * columns + columns / 2];
+        list.push((0, centre));
+        return Kind::Near;
+    }
+    let mut empties = 0;
+    for &c in board.board_cells() {
+        if board.is_empty(c) {
+            empties += 1;
+            if board.is_near(c) {
+                list.push((0, c));
+            }
+        }
+    }
+    if list.len() == empties {
+        Kind::Complete
+    } else {
+        Kind::Near
+    }
+}
+
+/// Our fours, and the cells after which the opponent has no open-four or double-four cell.
+fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
+    let us = board.side();
+    let them = us ^ 1;
+    marks.next();
+    let cells: Vec<Cell> = board.board_cells().to_vec();
+    for &c in &cells {
+        if board.is_empty(c) && board.threat(c, us) >= Threat::Block4 && marks.mark(c) {
+            list.push((0, c));
+        }
+    }
+    let mut tries: Vec<Cell> = Vec::new();
+    for &c in &cells {
+        if !board.is_empty(c) || board.threat(c, them) != Threat::Flex4 {
+            continue;
+        }
+        if marks.mark(c) {
+            tries.push(c);
+        }
+        for (d, &step) in DIRS.iter().enumerate() {
+            if board.pattern(c, them, d) < Pattern::B4 {
+                continue;
+            }
+            for sign in [-1isize, 1] {
+                for i in 1..=HALF as isize {
+                    let n = (c as isize + sign * i * step) as usize;
+                    if board.is_wall(n) {
+                        break;
+                    }
+                    if board.is_empty(n) && marks.mark(n) {
+                        tries.push(n);
+                    }
+                }
+            }
+        }
+    }
+    for c in tries {
+        board.make(c);
+        let holds = board.count(them, Threat::Flex4) == 0;
+        board.unmake();
+        if holds {
+            list.push((0, c));
+        }
+    }
+}
+
+/// Appends every empty cell near a stone (a position lost whatever is played still needs a
+/// move).
+pub fn generate_near(board: &Board, list: &mut Vec<(i32, Cell)>) {
+    for &c in board.board_cells() {
+        if board.is_empty(c) && board.is_near(c) {
+            list.push((0, c));
+        }
+    }
+    if list.is_empty() {
+        list.extend(
+            board
+                .board_cells()
+                .iter()
+                .filter(|&&c| board.is_empty(c))
+                .map(|&c| (0, c)),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Position, Square, Tables};
+    use crate::search::gomoku::pattern::LineRule;
+    use rand::rngs::StdRng;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+
+    /// Facing an open three (or a double four to come), the list is exactly our fours and
+    /// the moves after which the opponent has no open-four cell: checked against every
+    /// empty cell of random positions.
+    #[test]
+    fn answers_to_an_open_three_are_exactly_the_moves_that_hold() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let g = Geometry::new(15, 15, 5).expect("15x15");
+        let tables = Tables::new(g);
+        let mut checked = 0;
+        for _ in 0..3000 {
+            // Stones near the centre, so that threes are common.
+            let mut squares: Vec<Square> = (0..g.cells())
+                .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
+                .collect();
+            squares.shuffle(&mut rng);
+            let n = rng.random_range(6..20);
+            let Ok(pos) = Position::from_moves(tables.clone(), &squares[..n]) else {
+                continue;
+            };
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let mut board = Board::new(&pos, LineRule::Freestyle);
+            let us = board.side();
+            let them = us ^ 1;
+            if board.count(them, Threat::Flex4) == 0
+                || board.count(them, Threat::Five) > 0
+                || board.count(us, Threat::Five) > 0
+            {
+                continue;
+            }
+            let mut list = Vec::new();
+            let mut marks = Marks::new();
+            assert_eq!(generate(&mut board, &mut marks, &mut list), Kind::Complete);
+            let mut got: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
+            got.sort_unstable();
+            let mut want = Vec::new();
+            for c in board.board_cells().to_vec() {
+                if !board.is_empty(c) {
+                    continue;
+                }
+                let four = board.threat(c, us) >= Threat::Block4;
+                board.make(c);
+                let holds = board.count(them, Threat::Flex4) == 0;
+                board.unmake();
+                if four || holds {
+                    want.push(c);
+                }
+            }
+            want.sort_unstable();
+            assert_eq!(got, want, "{}", pos.diagram());
+            checked += 1;
+        }
+        assert!(checked > 50, "only {checked} positions with an open three");
+    }
+}

@@ -1,0 +1,488 @@
+//! Line patterns: what one stone on an empty cell makes of the line through it, in one
+//! direction, for one player.
+//!
+//! A cell's line is its ten neighbours, five each side, each empty, black, white or off the
+//! board (2 bits each: a 20-bit key). Every key's pattern is computed once, at start-up, from
+//! the definition below; the board then keeps each cell's keys up to date move by move and
+//! reads the patterns from the table.
+//!
+//! The definition counts only fives through the cell itself, all of which lie within the ten
+//! neighbours; the exact rule needs the fifth neighbour too, to see that a five is not part of
+//! a six. A pattern's level is how near the stone brings a five:
+//! - `F5`: a five;
+//! - `F4` (open four): two or more empty cells that each complete a five, `B4` (four): one;
+//! - `F3` (open three): some empty cell makes it an open four, `B3`: some cell makes a four;
+//! - `F2`, `B2`, `F1`, `B1` likewise, one step further away; `Dead`: no five can come of it.
+//!
+//! The rule is per player ([`LineRule`]): a later renju rule gives black the exact rule while
+//! white keeps freestyle, with the same tables.
+
+use std::sync::OnceLock;
+
+/// Neighbours on each side of a cell that a key holds.
+pub const HALF: usize = 5;
+/// Bits of a line key.
+pub const KEY_BITS: u32 = 4 * HALF as u32;
+
+/// What a cell holds, as the 2-bit code of a line key.
+pub const EMPTY: u32 = 0;
+/// Off the board.
+pub const WALL: u32 = 3;
+
+/// The pattern one stone makes of a line, weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Pattern {
+    /// No five can come of this line through the cell.
+    Dead = 0,
+    /// A move from a `B2`.
+    B1,
+    /// A move from an `F2`.
+    F1,
+    /// A move from a `B3`.
+    B2,
+    /// A move from an `F3`.
+    F2,
+    /// A move from a four.
+    B3,
+    /// A move from an open four.
+    F3,
+    /// One empty cell completes a five.
+    B4,
+    /// Two or more empty cells complete a five.
+    F4,
+    /// A five (exactly five under the exact rule).
+    F5,
+}
+
+impl Pattern {
+    /// The pattern numbered `bits` (its discriminant; anything above is a five).
+    #[inline]
+    fn from_bits(bits: u8) -> Pattern {
+        const ALL: [Pattern; 10] = [
+            Pattern::Dead,
+            Pattern::B1,
+            Pattern::F1,
+            Pattern::B2,
+            Pattern::F2,
+            Pattern::B3,
+            Pattern::F3,
+            Pattern::B4,
+            Pattern::F4,
+            Pattern::F5,
+        ];
+        ALL[(bits as usize).min(9)]
+    }
+
+    /// The pattern of a line one move short of this one.
+    fn demoted(self) -> Pattern {
+        match self {
+            Pattern::F5 | Pattern::F4 => Pattern::F3,
+            Pattern::B4 => Pattern::B3,
+            Pattern::F3 => Pattern::F2,
+            Pattern::B3 => Pattern::B2,
+            Pattern::F2 => Pattern::F1,
+            Pattern::B2 => Pattern::B1,
+            _ => Pattern::Dead,
+        }
+    }
+}
+
+/// Which lines count as five for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineRule {
+    /// Five or more in a row.
+    Freestyle,
+    /// Exactly five; six or more is nothing.
+    Exact,
+}
+
+/// The code of `slot` (0..10: offsets -5..-1, then +1..+5) in `key`.
+#[inline]
+fn cell(key: u32, slot: usize) -> u32 {
+    (key >> (2 * slot)) & 3
+}
+
+/// The slot of the neighbour at `offset` (-5..=-1 or 1..=5) from the cell.
+#[inline]
+pub const fn slot(offset: isize) -> usize {
+    if offset < 0 {
+        (offset + HALF as isize) as usize
+    } else {
+        (offset + HALF as isize - 1) as usize
+    }
+}
+
+/// Whether `key`, with a stone of `own` (1 or 2) on the cell, has a five through the cell.
+fn five(key: u32, own: u32, rule: LineRule) -> bool {
+    let left = (1..=HALF)
+        .take_while(|&i| cell(key, slot(-(i as isize))) == own)
+        .count();
+    let right = (1..=HALF)
+        .take_while(|&i| cell(key, slot(i as isize)) == own)
+        .count();
+    let run = 1 + left + right;
+    match rule {
+        LineRule::Freestyle => run >= 5,
+        LineRule::Exact => run == 5,
+    }
+}
+
+/// The pattern of `key` with a stone of `own` on the cell; `memo` holds the known ones.
+fn level(key: u32, own: u32, rule: LineRule, memo: &mut [Option<Pattern>]) -> Pattern {
+    if let Some(p) = memo[key as usize] {
+        return p;
+    }
+    let p = if five(key, own, rule) {
+        Pattern::F5
+    } else {
+        // Under freestyle no five through the cell reaches its fifth neighbours: leaving
+        // them alone keeps the table's construction to the keys it stores.
+        let reach = match rule {
+            LineRule::Freestyle => 1..2 * HALF - 1,
+            LineRule::Exact => 0..2 * HALF,
+        };
+        let empties = reach.filter(|&s| cell(key, s) == EMPTY);
+        let fives = empties
+            .clone()
+            .filter(|&s| five(key | own << (2 * s), own, rule))
+            .count();
+        match fives {
+            0 => empties
+                .map(|s| level(key | own << (2 * s), own, rule, memo))
+                .max()
+                .map_or(Pattern::Dead, Pattern::demoted),
+            1 => Pattern::B4,
+            _ => Pattern::F4,
+        }
+    };
+    memo[key as usize] = Some(p);
+    p
+}
+
+/// The patterns of every key for both players under one rule each.
+///
+/// Under freestyle no five through a cell reaches its fifth neighbours, so an all-freestyle
+/// table is indexed by the middle eight neighbours only: 64K one-byte entries, which stay in
+/// the cache, where the exact rule needs all ten (1M entries).
+pub struct PatternTable {
+    /// Black's pattern in the low four bits, white's in the high four.
+    entries: Vec<u8>,
+    /// Index = (key >> shift) & mask.
+    shift: u32,
+    mask: u32,
+}
+
+impl PatternTable {
+    /// The table for black playing by `rules[0]` and white by `rules[1]`.
+    pub fn new(rules: [LineRule; 2]) -> PatternTable {
+        let (shift, bits) = if rules == [LineRule::Freestyle; 2] {
+            (2, KEY_BITS - 4)
+        } else {
+            (0, KEY_BITS)
+        };
+        let mut entries = vec![0u8; 1 << bits];
+        for (player, rule) in rules.into_iter().enumerate() {
+            let own = player as u32 + 1;
+            let mut memo = vec![None; 1 << KEY_BITS];
+            for (index, entry) in entries.iter_mut().enumerate() {
+                let p = level((index as u32) << shift, own, rule, &mut memo);
+                *entry |= (p as u8) << (4 * player);
+            }
+        }
+        PatternTable {
+            entries,
+            shift,
+            mask: (1 << bits) - 1,
+        }
+    }
+
+    /// The shared table for both players under `rule`, built on first use.
+    pub fn shared(rule: LineRule) -> &'static PatternTable {
+        static FREESTYLE: OnceLock<PatternTable> = OnceLock::new();
+        static EXACT: OnceLock<PatternTable> = OnceLock::new();
+        match rule {
+            LineRule::Freestyle => FREESTYLE.get_or_init(|| PatternTable::new([rule; 2])),
+            LineRule::Exact => EXACT.get_or_init(|| PatternTable::new([rule; 2])),
+        }
+    }
+
+    /// The patterns of `key` for black and white.
+    #[inline]
+    pub fn both(&self, key: u32) -> [Pattern; 2] {
+        let e = self.entries[((key >> self.shift) & self.mask) as usize];
+        [Pattern::from_bits(e & 15), Pattern::from_bits(e >> 4)]
+    }
+
+    /// The pattern of `key` for `player` (0 black, 1 white).
+    #[cfg(test)]
+    pub fn get(&self, key: u32, player: usize) -> Pattern {
+        self.both(key)[player]
+    }
+}
+
+/// What a stone on a cell makes of its four lines together, weakest first: the threat
+/// classes by which moves are ordered and forced replies found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Threat {
+    /// Nothing forcing.
+    None = 0,
+    /// An open three.
+    Flex3,
+    /// An open three and another three or open two.
+    Flex3Plus,
+    /// Two open threes (three-three).
+    Flex3Twice,
+    /// A four.
+    Block4,
+    /// A four and a three or open two.
+    Block4Plus,
+    /// A four and an open three (four-three): wins unless the defence has fours.
+    Block4Flex3,
+    /// An open four, or two fours: wins next move.
+    Flex4,
+    /// A five.
+    Five,
+}
+
+impl Threat {
+    /// Number of classes.
+    pub const COUNT: usize = 9;
+
+    /// The class of each combination of four patterns, by `pats[0] * 1000 + ... + pats[3]`.
+    pub fn table() -> &'static [Threat] {
+        static TABLE: OnceLock<Vec<Threat>> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            (0..10_000)
+                .map(|i| {
+                    let p = |d: u32| Pattern::from_bits((i / 10u32.pow(3 - d) % 10) as u8);
+                    Threat::of([p(0), p(1), p(2), p(3)])
+                })
+                .collect()
+        })
+    }
+
+    /// The index of a combination in [`Threat::table`].
+    #[inline]
+    pub fn index(pats: [Pattern; 4]) -> usize {
+        pats[0] as usize * 1000 + pats[1] as usize * 100 + pats[2] as usize * 10 + pats[3] as usize
+    }
+
+    /// The class of a cell whose four lines have these patterns.
+    pub fn of(pats: [Pattern; 4]) -> Threat {
+        let mut n = [0u8; 10];
+        for p in pats {
+            n[p as usize] += 1;
+        }
+        let count = |p: Pattern| n[p as usize];
+        let support = count(Pattern::B3) + count(Pattern::F2);
+        if count(Pattern::F5) > 0 {
+            Threat::Five
+        } else if count(Pattern::F4) > 0 || count(Pattern::B4) >= 2 {
+            Threat::Flex4
+        } else if count(Pattern::B4) > 0 && count(Pattern::F3) > 0 {
+            Threat::Block4Flex3
+        } else if count(Pattern::B4) > 0 && support > 0 {
+            Threat::Block4Plus
+        } else if count(Pattern::B4) > 0 {
+            Threat::Block4
+        } else if count(Pattern::F3) >= 2 {
+            Threat::Flex3Twice
+        } else if count(Pattern::F3) > 0 && support > 0 {
+            Threat::Flex3Plus
+        } else if count(Pattern::F3) > 0 {
+            Threat::Flex3
+        } else {
+            Threat::None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A line of eleven cells, the cell itself in the middle, by the direct definition: a
+    /// five is five (or, exactly, not six) consecutive own stones among the windows of five
+    /// that contain the middle cell.
+    fn oracle_five(line: &[u32; 11], own: u32, rule: LineRule) -> bool {
+        // Windows of five through the middle start at 1..=5; their flanks are in the line.
+        (1..=5).any(|start| {
+            let window = &line[start..start + 5];
+            let flanked = line[start - 1] == own || line[start + 5] == own;
+            window.iter().all(|&c| c == own) && (rule == LineRule::Freestyle || !flanked)
+        })
+    }
+
+    /// The level of a line by the textbook definition, searched without memory.
+    fn oracle_level(line: &mut [u32; 11], own: u32, rule: LineRule) -> Pattern {
+        if oracle_five(line, own, rule) {
+            return Pattern::F5;
+        }
+        let mut fives = 0;
+        let mut best = None;
+        for i in (0..11).filter(|&i| i != 5) {
+            if line[i] == EMPTY {
+                line[i] = own;
+                if oracle_five(line, own, rule) {
+                    fives += 1;
+                }
+                line[i] = EMPTY;
+            }
+        }
+        if fives >= 2 {
+            return Pattern::F4;
+        }
+        if fives == 1 {
+            return Pattern::B4;
+        }
+        for i in (0..11).filter(|&i| i != 5) {
+            if line[i] == EMPTY {
+                line[i] = own;
+                let l = oracle_level(line, own, rule);
+                line[i] = EMPTY;
+                best = best.max(Some(l));
+            }
+        }
+        match best {
+            Some(Pattern::F4) => Pattern::F3,
+            Some(Pattern::B4) => Pattern::B3,
+            Some(Pattern::F3) => Pattern::F2,
+            Some(Pattern::B3) => Pattern::B2,
+            Some(Pattern::F2) => Pattern::F1,
+            Some(Pattern::B2) => Pattern::B1,
+            _ => Pattern::Dead,
+        }
+    }
+
+    fn key_of(line: &[u32; 11]) -> u32 {
+        let mut key = 0;
+        for (i, &c) in line.iter().enumerate() {
+            if i != 5 {
+                key |= c << (2 * slot(i as isize - 5));
+            }
+        }
+        key
+    }
+
+    /// A random line as a board would show it: walls only at the ends, some cells full.
+    fn random_line(rng: &mut StdRng) -> [u32; 11] {
+        let mut line = [EMPTY; 11];
+        for (i, c) in line.iter_mut().enumerate() {
+            if i != 5 {
+                *c = match rng.random_range(0..10) {
+                    0..=3 => EMPTY,
+                    4..=6 => 1,
+                    _ => 2,
+                };
+            }
+        }
+        let left_wall = rng.random_range(0..12usize);
+        let right_wall = rng.random_range(0..12usize);
+        for c in line.iter_mut().take(left_wall.min(5)) {
+            *c = WALL;
+        }
+        for i in 0..right_wall.min(5) {
+            line[10 - i] = WALL;
+        }
+        line
+    }
+
+    #[test]
+    fn the_table_agrees_with_the_definition_on_random_lines() {
+        let mut rng = StdRng::seed_from_u64(13);
+        for rule in [LineRule::Freestyle, LineRule::Exact] {
+            let table = PatternTable::shared(rule);
+            for _ in 0..4_000 {
+                let line = random_line(&mut rng);
+                for player in 0..2 {
+                    let own = player as u32 + 1;
+                    let mut l = line;
+                    l[5] = own;
+                    let want = oracle_level(&mut l, own, rule);
+                    let got = table.get(key_of(&line), player);
+                    assert_eq!(got, want, "{rule:?} player {player} line {line:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_agrees_with_the_definition_on_every_short_line() {
+        // Every line of three cells each side (3^6 of them), walled beyond: all the shapes
+        // near an edge.
+        for rule in [LineRule::Freestyle, LineRule::Exact] {
+            let table = PatternTable::shared(rule);
+            for code in 0..729u32 {
+                let mut line = [WALL; 11];
+                let mut c = code;
+                for i in [2, 3, 4, 6, 7, 8] {
+                    line[i] = c % 3;
+                    c /= 3;
+                }
+                for player in 0..2 {
+                    let own = player as u32 + 1;
+                    let mut l = line;
+                    l[5] = own;
+                    let want = oracle_level(&mut l, own, rule);
+                    assert_eq!(table.get(key_of(&line), player), want, "{line:?}");
+                }
+            }
+        }
+    }
+
+    /// Lines written as text, the cell itself as `*`: `x` black, `o` white, `.` empty, `|`
+    /// off the board; five cells each side.
+    fn parse(text: &str) -> u32 {
+        let codes: Vec<u32> = text
+            .chars()
+            .map(|c| match c {
+                'x' => 1,
+                'o' => 2,
+                '|' => WALL,
+                _ => EMPTY,
+            })
+            .collect();
+        let mut line = [EMPTY; 11];
+        line.copy_from_slice(&codes);
+        key_of(&line)
+    }
+
+    #[test]
+    fn textbook_shapes_for_black() {
+        let free = PatternTable::shared(LineRule::Freestyle);
+        let exact = PatternTable::shared(LineRule::Exact);
+        let cases = [
+            ("...xx*xx...", Pattern::F5, Pattern::F5),
+            ("...xx*xxx..", Pattern::F5, Pattern::Dead),
+            ("....x*xx...", Pattern::F4, Pattern::F4),
+            ("...ox*xx...", Pattern::B4, Pattern::B4),
+            ("....x*.xx..", Pattern::B4, Pattern::B4),
+            ("....x*x....", Pattern::F3, Pattern::F3),
+            ("...ox*x....", Pattern::B3, Pattern::B3),
+            (".....*x....", Pattern::F2, Pattern::F2),
+            ("|...x*xx...", Pattern::F4, Pattern::F4),
+            ("..x.x*x....", Pattern::B4, Pattern::B4),
+            ("x..ox*x.o..", Pattern::Dead, Pattern::Dead),
+            (".x.xx*.....", Pattern::B4, Pattern::B4),
+            ("xx.xx*.....", Pattern::B4, Pattern::B3),
+        ];
+        for (line, want_free, want_exact) in cases {
+            assert_eq!(free.get(parse(line), 0), want_free, "freestyle {line}");
+            assert_eq!(exact.get(parse(line), 0), want_exact, "exact {line}");
+        }
+    }
+
+    #[test]
+    fn threat_classes() {
+        use Pattern::*;
+        assert_eq!(Threat::of([B4, F3, Dead, Dead]), Threat::Block4Flex3);
+        assert_eq!(Threat::of([B4, B4, Dead, Dead]), Threat::Flex4);
+        assert_eq!(Threat::of([F3, F3, B1, Dead]), Threat::Flex3Twice);
+        assert_eq!(Threat::of([F3, F2, B1, Dead]), Threat::Flex3Plus);
+        assert_eq!(Threat::of([F2, F2, B3, B1]), Threat::None);
+    }
+}

@@ -1,0 +1,683 @@
+//! The gomoku search: iterative deepening over a principal variation search with the
+//! pattern board, the forced replies, the fours search at the root and at the horizon, a
+//! transposition table, killer and history ordering and late-move reductions.
+
+use super::board::{Board, CELLS, Cell};
+use super::eval::evaluate;
+use super::movegen::{self, Kind, Marks};
+use super::pattern::{LineRule, Threat};
+use super::tt::{Bound, Table};
+use crate::eval::EVAL_LIMIT;
+use crate::rules::{Position, Square};
+use crate::search::{
+    Control, INF, Iteration, Limits, MATE, MATE_BOUND, SearchResult, Settings, Value,
+};
+use rand::Rng;
+use rand::seq::IndexedRandom;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Ticks between looks at the clock and the stop flag (as in the general search).
+const POLL_INTERVAL: u32 = 128;
+/// The fours search at the root: attacks in a row, nodes.
+const ROOT_VCF_DEPTH: u32 = 40;
+const ROOT_VCF_BUDGET: u64 = 100_000;
+/// The threats search at the root: attacks in a row, nodes.
+const ROOT_VCT_DEPTH: u32 = 8;
+const ROOT_VCT_BUDGET: u64 = 5_000;
+/// The fours search at the horizon.
+const LEAF_VCF_DEPTH: u32 = 10;
+const LEAF_VCF_BUDGET: u64 = 40;
+
+/// Plies beyond the nominal depth in which answers to open threes are still searched.
+const QUIET_PLIES: usize = 4;
+/// Moves tried at a node below the root that is not answering an open three.
+const MAX_WIDTH: usize = 24;
+/// Quiet moves tried at non-PV nodes of depth 1, 2, 3, ...: later ones are skipped.
+const MOVE_COUNT: [usize; 4] = [0, 8, 14, 22];
+
+/// Move-ordering weights by the threat class a move makes for the mover (attack) and for
+/// the opponent on the same cell (defence).
+const ATTACK: [i32; Threat::COUNT] = [0, 3000, 3600, 6000, 1500, 2500, 9000, 20000, 100000];
+const DEFENCE: [i32; Threat::COUNT] = [0, 2000, 2400, 4500, 700, 1200, 6000, 15000, 90000];
+
+/// The gomoku searcher's memory between searches and its per-search state.
+pub struct Engine {
+    tt: Table,
+    history: Vec<[i32; 2]>,
+    killers: Vec<[Option<Cell>; 2]>,
+    lists: Vec<Vec<(i32, Cell)>>,
+    pv: Vec<Vec<Cell>>,
+    marks: Marks,
+    pub(super) vct_marks: Marks,
+    pub(super) nodes: u64,
+    node_limit: u64,
+    ticks: u32,
+    deadline: Option<Instant>,
+    stop: Arc<AtomicBool>,
+    pub(super) aborted: bool,
+    seldepth: usize,
+    /// Nodes whose move list left moves out: a win or loss found over them is no proof.
+    unsound: u64,
+    /// Nodes the current fours search may still visit.
+    pub(super) vcf_left: u64,
+    /// Below this ply the horizon no longer searches the answers to an open three.
+    quiet_ply: usize,
+    /// Below this ply threats are no longer extended.
+    extend_ply: usize,
+}
+
+/// A root move and its latest score.
+#[derive(Clone, Copy, Debug)]
+struct RootMove {
+    cell: Cell,
+    score: i32,
+    exact: bool,
+}
+
+impl Engine {
+    /// An engine with a table of `hash_mb` MB.
+    pub fn new(hash_mb: usize) -> Engine {
+        let plies = CELLS + 2;
+        Engine {
+            tt: Table::new(hash_mb),
+            history: vec![[0; 2]; CELLS],
+            killers: vec![[None; 2]; plies],
+            lists: (0..plies).map(|_| Vec::new()).collect(),
+            pv: (0..plies).map(|_| Vec::new()).collect(),
+            marks: Marks::new(),
+            vct_marks: Marks::new(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            ticks: 0,
+            deadline: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            aborted: false,
+            seldepth: 0,
+            unsound: 0,
+            vcf_left: 0,
+            quiet_ply: 0,
+            extend_ply: 0,
+        }
+    }
+
+    /// Forgets the table, killers and history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = [0; 2]);
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+    }
+
+    /// Counts a node, and looks at the limits every [`POLL_INTERVAL`] of them; whether the
+    /// search is to end now.
+    pub(super) fn count_node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(POLL_INTERVAL)
+            && (self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Searches `root` (a gomoku position, see [`super::applies`], not over) and returns the
+    /// move to play, reporting each completed iteration.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        limits: &Limits,
+        settings: Settings,
+        control: &Control,
+        rng: &mut impl Rng,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        let start = control.start;
+        self.stop = Arc::clone(&control.stop);
+        self.nodes = 0;
+        self.ticks = 0;
+        self.aborted = false;
+        self.unsound = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = limits.hard_time.and_then(|d| start.checked_add(d));
+        self.tt.new_search();
+        let rule = if root.geometry().exact() {
+            LineRule::Exact
+        } else {
+            LineRule::Freestyle
+        };
+        let mut b = Board::new(root, rule);
+        let us = b.side();
+        let them = us ^ 1;
+
+        // Wins the patterns prove without a tree.
+        if let Some(c) = b.find(us, Threat::Five) {
+            return self.settled(&b, c, Value::Win(1), start, report);
+        }
+        if b.count(them, Threat::Five) == 0 {
+            if let Some(c) = b.find(us, Threat::Flex4) {
+                return self.settled(&b, c, Value::Win(2), start, report);
+            }
+            self.vcf_left = ROOT_VCF_BUDGET;
+            if let Some((plies, c)) = self.vcf(&mut b, ROOT_VCF_DEPTH) {
+                return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
+            }
+            self.vcf_left = ROOT_VCT_BUDGET;
+            if let Some((plies, c)) = self.vct(&mut b, ROOT_VCT_DEPTH) {
+                return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
+            }
+        }
+
+        let mut list = Vec::new();
+        let kind = match b.count(them, Threat::Five) {
+            0 => movegen::generate(&mut b, &mut self.marks, &mut list),
+            _ => {
+                let c = b.find(them, Threat::Five).unwrap_or(b.board_cells()[0]);
+                list.push((0, c));
+                Kind::Complete
+            }
+        };
+        if list.is_empty() {
+            // Facing an open three with no answer: every move loses; block where we can.
+            movegen::generate_near(&b, &mut list);
+        }
+        self.score_moves(&b, &mut list, None, 0);
+        list.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        let mut roots: Vec<RootMove> = list
+            .iter()
+            .map(|&(_, cell)| RootMove {
+                cell,
+                score: -INF,
+                exact: false,
+            })
+            .collect();
+        let root_complete = kind == Kind::Complete;
+
+        let empties = b.board_cells().len() - b.stones();
+        let max_depth = limits.depth.unwrap_or(u32::MAX).min(empties as u32).max(1);
+        let mut result = SearchResult {
+            best: Some(b.square_of(roots[0].cell)),
+            value: Value::Heuristic(0),
+            nodes: 0,
+            depth: 0,
+        };
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            self.quiet_ply = depth as usize + QUIET_PLIES;
+            self.extend_ply = 2 * depth as usize;
+            let unsound_before = self.unsound;
+            let mut best = -INF;
+            let mut best_pv: Vec<Cell> = Vec::new();
+            for (i, root) in roots.iter_mut().enumerate() {
+                let alpha = if settings.random_tie_break {
+                    best.saturating_sub(1).max(-INF)
+                } else {
+                    best
+                };
+                b.make(root.cell);
+                let mut v;
+                if i == 0 {
+                    v = -self.node(&mut b, depth as i32 - 1, 1, -INF, -alpha);
+                } else {
+                    v = -self.node(&mut b, depth as i32 - 1, 1, -alpha - 1, -alpha);
+                    if v > alpha && !self.aborted {
+                        v = -self.node(&mut b, depth as i32 - 1, 1, -INF, -alpha);
+                    }
+                }
+                b.unmake();
+                if self.aborted {
+                    break;
+                }
+                root.score = v;
+                root.exact = v > alpha;
+                if v > best {
+                    best = v;
+                    best_pv.clear();
+                    best_pv.push(root.cell);
+                    best_pv.extend_from_slice(&self.pv[1]);
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            roots.sort_by_key(|r| std::cmp::Reverse(r.score));
+            let tied: Vec<Cell> = roots
+                .iter()
+                .filter(|r| r.score == best && (r.exact || !settings.random_tie_break))
+                .map(|r| r.cell)
+                .collect();
+            let chosen = if settings.random_tie_break {
+                *tied.choose(rng).unwrap_or(&roots[0].cell)
+            } else {
+                roots[0].cell
+            };
+            let pv: Vec<Square> = if best_pv.first() == Some(&chosen) {
+                best_pv.iter().map(|&c| b.square_of(c)).collect()
+            } else {
+                vec![b.square_of(chosen)]
+            };
+            let sound = self.unsound == unsound_before && root_complete;
+            let value = Value::from_score(best.clamp(-MATE, MATE), false, sound);
+            result.best = Some(b.square_of(chosen));
+            result.value = value;
+            result.depth = depth;
+            report(&Iteration {
+                depth,
+                seldepth: (self.seldepth as u32).max(depth),
+                value,
+                nodes: self.nodes,
+                elapsed: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv,
+            });
+            if value.is_proven() {
+                break;
+            }
+            if limits.soft_time.is_some_and(|t| start.elapsed() >= t) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Reports a result found without a tree, as one iteration.
+    fn settled(
+        &mut self,
+        b: &Board,
+        c: Cell,
+        value: Value,
+        start: Instant,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        self.nodes = self.nodes.max(1);
+        let depth = match value {
+            Value::Win(n) => 2 * n - 1,
+            _ => 1,
+        };
+        let best = b.square_of(c);
+        report(&Iteration {
+            depth,
+            seldepth: depth,
+            value,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: vec![best],
+        });
+        SearchResult {
+            best: Some(best),
+            value,
+            nodes: self.nodes,
+            depth,
+        }
+    }
+
+    /// Gives each listed move its ordering score.
+    fn score_moves(&self, b: &Board, list: &mut [(i32, Cell)], tt_move: Option<Cell>, ply: usize) {
+        let us = b.side();
+        let them = us ^ 1;
+        let killers = self.killers[ply];
+        for (s, c) in list.iter_mut() {
+            let c = *c;
+            *s = if Some(c) == tt_move {
+                1 << 28
+            } else {
+                let mut v = ATTACK[b.threat(c, us) as usize]
+                    + DEFENCE[b.threat(c, them) as usize]
+                    + b.cell_score(c, us)
+                    + b.cell_score(c, them) / 2
+                    + (self.history[c][us] >> 4).min(500);
+                if killers.contains(&Some(c)) {
+                    v += 800;
+                }
+                v
+            };
+        }
+    }
+
+    /// The value of the board for the side to move, `ply` plies below the root, searched
+    /// `depth` plies deep (fail-soft). Sets `self.aborted` (and returns 0) at a limit.
+    fn node(
+        &mut self,
+        b: &mut Board,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.count_node() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = b.side();
+        let them = us ^ 1;
+        let p = ply as i32;
+        if b.count(us, Threat::Five) > 0 {
+            return MATE - (p + 1);
+        }
+        if b.full() || ply + 4 >= self.pv.len() {
+            return 0;
+        }
+        alpha = alpha.max(-(MATE - p));
+        beta = beta.min(MATE - (p + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        match b.count(them, Threat::Five) {
+            0 => {}
+            1 => {
+                // The one move that does not lose at once; played without using up depth.
+                let Some(c) = b.find(them, Threat::Five) else {
+                    return 0;
+                };
+                b.make(c);
+                let v = -self.node(b, depth, ply + 1, -beta, -alpha);
+                b.unmake();
+                if !self.aborted {
+                    self.set_pv(ply, c);
+                }
+                return v;
+            }
+            _ => return -(MATE - (p + 2)),
+        }
+        if b.count(us, Threat::Flex4) > 0 {
+            return MATE - (p + 3);
+        }
+        // At the horizon: a win by fours ends the line; a position where the opponent
+        // threatens an open four, or would win by fours if it were to move, is not quiet:
+        // its answers are searched (to a bound of plies) before anything is evaluated.
+        if depth <= 0 {
+            if b.fours(us) > 0 {
+                self.vcf_left = LEAF_VCF_BUDGET;
+                if let Some((plies, _)) = self.vcf(b, LEAF_VCF_DEPTH) {
+                    return MATE - (p + plies as i32);
+                }
+            }
+            let noisy = ply < self.quiet_ply
+                && (b.count(them, Threat::Flex4) > 0
+                    || (b.fours(them) > 0 && self.opponent_vcf(b)));
+            if !noisy {
+                return evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
+            }
+        }
+
+        let key = b.hash() ^ (us as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut tt_move = None;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_move = hit.best.filter(|&c| b.is_empty(c));
+            if hit.depth >= depth {
+                let score = from_table(hit.score, ply);
+                let usable = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    if score.abs() >= MATE_BOUND && !hit.sound {
+                        self.unsound += 1;
+                    }
+                    return score;
+                }
+            }
+        }
+
+        let unsound_before = self.unsound;
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        let kind = movegen::generate(b, &mut self.marks, &mut list);
+        if kind == Kind::Near {
+            self.unsound += 1;
+        }
+        if list.is_empty() {
+            self.lists[ply] = list;
+            // Facing an open four to come with no four and no block.
+            return -(MATE - (p + 4));
+        }
+        self.score_moves(b, &mut list, tt_move, ply);
+        if kind == Kind::Near && list.len() > MAX_WIDTH {
+            // The best-ordered moves only: gomoku is played where the threats are.
+            list.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+            list.truncate(MAX_WIDTH);
+        }
+
+        let alpha_orig = alpha;
+        let pv_node = beta - alpha > 1;
+        let mut best = -INF;
+        let mut best_move = None;
+        for i in 0..list.len() {
+            let c = next_best(&mut list, i);
+            let tactical = b.threat(c, us) >= Threat::Flex3
+                || b.threat(c, them) >= Threat::Flex3
+                || Some(c) == tt_move
+                || self.killers[ply].contains(&Some(c));
+            // Late quiet moves near the horizon are not tried at all (a guess: the node
+            // was unsound already, its list being the moves near the stones).
+            if !pv_node
+                && !tactical
+                && kind == Kind::Near
+                && best > -MATE_BOUND
+                && depth < MOVE_COUNT.len() as i32
+                && i >= MOVE_COUNT[depth.max(1) as usize]
+            {
+                continue;
+            }
+            // A move that makes an open three or a four leaves the opponent a short list of
+            // answers: searched a ply deeper, the threat sequences that decide gomoku are
+            // followed to their end (to a bound).
+            let new_depth = if b.threat(c, us) >= Threat::Flex3 && ply < self.extend_ply {
+                depth
+            } else {
+                depth - 1
+            };
+            b.make(c);
+            let mut v;
+            if i == 0 {
+                v = -self.node(b, new_depth, ply + 1, -beta, -alpha);
+            } else {
+                let r = if depth >= 3 && i >= 3 && !tactical {
+                    1 + i32::from(i >= 10) + i32::from(depth >= 6 && i >= 20)
+                } else {
+                    0
+                };
+                v = -self.node(b, new_depth - r, ply + 1, -alpha - 1, -alpha);
+                if v > alpha && r > 0 && !self.aborted {
+                    v = -self.node(b, new_depth, ply + 1, -alpha - 1, -alpha);
+                }
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.node(b, new_depth, ply + 1, -beta, -alpha);
+                }
+            }
+            b.unmake();
+            if self.aborted {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(c);
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(ply, c);
+                    if v >= beta {
+                        let h = &mut self.history[c][us];
+                        *h = h.saturating_add(depth * depth);
+                        if self.killers[ply][0] != Some(c) {
+                            self.killers[ply][1] = self.killers[ply][0];
+                            self.killers[ply][0] = Some(c);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        let bound = if best <= alpha_orig {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let sound = self.unsound == unsound_before;
+        self.tt
+            .store(key, to_table(best, ply), bound, depth, sound, best_move);
+        best
+    }
+
+    /// Whether the opponent of the side to move would win by fours if it were to move.
+    fn opponent_vcf(&mut self, b: &mut Board) -> bool {
+        b.pass();
+        self.vcf_left = LEAF_VCF_BUDGET;
+        let found = self.vcf(b, LEAF_VCF_DEPTH).is_some();
+        b.pass();
+        found
+    }
+
+    /// `c` followed by the line below it, as the line of `ply`.
+    fn set_pv(&mut self, ply: usize, c: Cell) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(c);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+}
+
+/// Moves the best-scored of `list[i..]` to `i` and returns it.
+fn next_best(list: &mut [(i32, Cell)], i: usize) -> Cell {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j].0 > list[best].0 {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    list[i].1
+}
+
+/// Mate scores are stored relative to the node.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Tables};
+    use crate::search::gomoku::pattern::LineRule;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    use std::time::Duration;
+
+    fn position(moves: &str, exact: bool) -> Position {
+        let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
+        let sqs: Vec<Square> = moves
+            .split_whitespace()
+            .map(|m| g.square_named(m).expect("a square"))
+            .collect();
+        Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
+    }
+
+    fn run(pos: &Position, limits: Limits, seed: u64) -> (SearchResult, Vec<Iteration>) {
+        let mut engine = Engine::new(4);
+        let control = Control {
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+        };
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut its = Vec::new();
+        let r = engine.search(
+            pos,
+            &limits,
+            Settings::default(),
+            &control,
+            &mut rng,
+            &mut |it| its.push(it.clone()),
+        );
+        (r, its)
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_search_node_for_node() {
+        let pos = position("h8 i9 h9 h10 g8 g9 j9", false);
+        let limits = Limits {
+            nodes: Some(30_000),
+            ..Limits::default()
+        };
+        let (a, ia) = run(&pos, limits, 9);
+        let (b, ib) = run(&pos, limits, 9);
+        assert_eq!(a, b);
+        let strip = |its: &[Iteration]| {
+            its.iter()
+                .map(|i| (i.depth, i.value, i.nodes, i.pv.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(&ia), strip(&ib));
+        assert!(a.nodes >= 30_000 && a.depth >= 2, "{a:?}");
+    }
+
+    #[test]
+    fn fours_search_finds_a_four_three_and_nothing_where_there_is_none() {
+        for exact in [false, true] {
+            let rule = if exact {
+                LineRule::Exact
+            } else {
+                LineRule::Freestyle
+            };
+            let pos = position("e5 d5 f5 a1 g5 a3 h6 a5 h7 a7", exact);
+            let mut b = Board::new(&pos, rule);
+            let mut engine = Engine::new(1);
+            engine.vcf_left = 10_000;
+            let (plies, first) = engine.vcf(&mut b, 20).expect("h5 wins");
+            assert_eq!(
+                (plies, pos.geometry().name(b.square_of(first))),
+                (5, "h5".into())
+            );
+            // O to move has no four to start with.
+            let pos = position("e5 d5 f5 a1 g5 a3 h6 a5 h7", exact);
+            let mut b = Board::new(&pos, rule);
+            engine.vcf_left = 10_000;
+            assert_eq!(engine.vcf(&mut b, 20), None);
+        }
+    }
+
+    #[test]
+    fn a_hard_deadline_is_kept_and_a_legal_move_returned() {
+        let pos = position("h8 i9 h9 h10 g8 g9 j9 i8 i7", false);
+        let limits = Limits {
+            hard_time: Some(Duration::from_millis(40)),
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        let (r, _) = run(&pos, limits, 1);
+        let best = r.best.expect("a move");
+        assert!(pos.empty().contains(best));
+        assert!(
+            start.elapsed() < Duration::from_millis(400),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+}

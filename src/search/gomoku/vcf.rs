@@ -1,0 +1,87 @@
+//! Victory by continuous fours on the pattern board: every attacking move makes a four, so
+//! the defender's one reply is the block (the defender has no five to make: checked before
+//! each attack). A four that leaves an open four or a second four behind wins. Wins found
+//! are proofs; the search is bounded by attacks in a row and by a budget of nodes.
+
+use super::board::{Board, Cell};
+use super::pattern::Threat;
+use super::search::Engine;
+
+/// Attacking moves one node may try (more are left out, which costs only completeness).
+const MAX_ATTACKS: usize = 48;
+
+impl Engine {
+    /// A win for the side to move by fours within `depth` attacks: the plies to the five
+    /// (the five included) and the first move. Uses and lowers `self.vcf_left`.
+    pub(super) fn vcf(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
+        if self.vcf_left == 0 || self.count_node() {
+            return None;
+        }
+        self.vcf_left -= 1;
+        let us = b.side();
+        let them = us ^ 1;
+        if b.count(us, Threat::Five) > 0 {
+            return b.find(us, Threat::Five).map(|c| (1, c));
+        }
+        let forced = match b.count(them, Threat::Five) {
+            0 => None,
+            1 => {
+                // The block is the only move; it must be a four itself to go on attacking.
+                let c = b.find(them, Threat::Five)?;
+                if b.threat(c, us) < Threat::Block4 {
+                    return None;
+                }
+                Some(c)
+            }
+            _ => return None,
+        };
+        if forced.is_none() && b.count(us, Threat::Flex4) > 0 {
+            return b.find(us, Threat::Flex4).map(|c| (3, c));
+        }
+        if depth == 0 || b.fours(us) == 0 {
+            return None;
+        }
+        let mut attacks = [(Threat::None, 0usize); MAX_ATTACKS];
+        let mut n = 0;
+        match forced {
+            Some(c) => {
+                attacks[0] = (b.threat(c, us), c);
+                n = 1;
+            }
+            None => {
+                for &c in b.board_cells() {
+                    if n < MAX_ATTACKS && b.is_empty(c) && b.threat(c, us) >= Threat::Block4 {
+                        attacks[n] = (b.threat(c, us), c);
+                        n += 1;
+                    }
+                }
+            }
+        }
+        // Fours that also make a three first: they are the likely winners.
+        attacks[..n].sort_by_key(|&(t, _)| std::cmp::Reverse(t));
+        for &(_, m) in &attacks[..n] {
+            b.make(m);
+            let found = if b.count(us, Threat::Five) >= 2 {
+                Some(1)
+            } else {
+                match b.five_near(m, us).or_else(|| b.find(us, Threat::Five)) {
+                    Some(block) => {
+                        b.make(block);
+                        let r = self.vcf(b, depth - 1).map(|(plies, _)| plies);
+                        b.unmake();
+                        r
+                    }
+                    None => None,
+                }
+            };
+            b.unmake();
+            if let Some(plies) = found {
+                return Some((plies + 2, m));
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,265 @@
+//! Victory by continuous threats (VCT): a forced win in which every attacking move makes a
+//! four or an open three. The defender's answers are complete: against a four the block,
+//! against an open three every move that leaves no open-four cell and every four of its
+//! own ([`super::movegen`]); a defender's four is blocked and the defender moves again. A
+//! win found is therefore a proof, found within a number of attacks and a node budget.
+
+use super::board::{Board, Cell};
+use super::movegen::{self, Kind};
+use super::pattern::Threat;
+use super::search::Engine;
+
+/// Attacking moves one node may try.
+const MAX_ATTACKS: usize = 32;
+
+impl Engine {
+    /// A forced win by threats for the side to move within `depth` attacks: the plies to
+    /// the five at most, and the first move. Uses and lowers `self.vcf_left`.
+    pub(super) fn vct(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
+        self.attack(b, depth)
+    }
+
+    /// Attacker to move.
+    fn attack(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
+        if self.vcf_left == 0 || self.count_node() {
+            return None;
+        }
+        self.vcf_left -= 1;
+        let us = b.side();
+        let them = us ^ 1;
+        if let Some(c) = b.find(us, Threat::Five) {
+            return Some((1, c));
+        }
+        match b.count(them, Threat::Five) {
+            0 => {}
+            1 => {
+                // Forced to block; the attack goes on only if the block is a threat itself.
+                let c = b.find(them, Threat::Five)?;
+                if b.threat(c, us) < Threat::Flex3 {
+                    return None;
+                }
+                b.make(c);
+                let r = self.defend(b, depth);
+                b.unmake();
+                return r.map(|plies| (plies + 1, c));
+            }
+            _ => return None,
+        }
+        if let Some(c) = b.find(us, Threat::Flex4) {
+            return Some((3, c));
+        }
+        if depth == 0 {
+            return None;
+        }
+        let mut attacks = [(Threat::None, 0usize); MAX_ATTACKS];
+        let mut n = 0;
+        for &c in b.board_cells() {
+            if n < MAX_ATTACKS && b.is_empty(c) && b.threat(c, us) >= Threat::Flex3 {
+                attacks[n] = (b.threat(c, us), c);
+                n += 1;
+            }
+        }
+        attacks[..n].sort_by_key(|&(t, _)| std::cmp::Reverse(t));
+        for &(_, m) in &attacks[..n] {
+            b.make(m);
+            let r = self.defend(b, depth - 1);
+            b.unmake();
+            if let Some(plies) = r {
+                return Some((plies + 1, m));
+            }
+            if self.aborted || self.vcf_left == 0 {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Defender to move, facing a threat just made: the plies to the attacker's five
+    /// against the best defence, if every defence loses.
+    fn defend(&mut self, b: &mut Board, depth: u32) -> Option<u32> {
+        if self.vcf_left == 0 || self.count_node() {
+            return None;
+        }
+        self.vcf_left -= 1;
+        let def = b.side();
+        let att = def ^ 1;
+        if b.count(def, Threat::Five) > 0 {
+            return None;
+        }
+        let mut list = Vec::new();
+        match b.count(att, Threat::Five) {
+            0 => {
+                if b.count(att, Threat::Flex4) == 0 {
+                    // The move made no threat that must be answered.
+                    return None;
+                }
+                if movegen::generate(b, &mut self.vct_marks, &mut list) != Kind::Complete {
+                    return None;
+                }
+            }
+            1 => list.push((0, b.find(att, Threat::Five)?)),
+            _ => return Some(2),
+        }
+        if list.is_empty() {
+            // Nothing holds: any move, the open four, any move, the five.
+            return Some(4);
+        }
+        let mut worst = 0;
+        for (_, m) in list {
+            b.make(m);
+            let r = self.after_defence(b, depth);
+            b.unmake();
+            worst = worst.max(r? + 1);
+        }
+        Some(worst)
+    }
+
+    /// Attacker to move after a defence: a defender's four is blocked first (and the
+    /// defender moves again while the attacker's threat stands).
+    fn after_defence(&mut self, b: &mut Board, depth: u32) -> Option<u32> {
+        let att = b.side();
+        let def = att ^ 1;
+        match b.count(def, Threat::Five) {
+            0 => self.attack(b, depth).map(|(plies, _)| plies),
+            1 => {
+                if b.count(att, Threat::Five) > 0 {
+                    return Some(1);
+                }
+                let block = b.find(def, Threat::Five)?;
+                b.make(block);
+                let pending = b.count(att, Threat::Five) > 0 || b.count(att, Threat::Flex4) > 0;
+                let r = if pending { self.defend(b, depth) } else { None };
+                b.unmake();
+                r.map(|plies| plies + 1)
+            }
+            _ => {
+                if b.count(att, Threat::Five) > 0 {
+                    Some(1)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Position, Square, Tables};
+    use crate::search::gomoku::pattern::LineRule;
+    use rand::rngs::StdRng;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+
+    /// Whether the side to move wins within `plies` plies (its five included), by the rules
+    /// alone: every defence is tried; the attacker's moves are `first`, or the cells within
+    /// two steps of a stone.
+    fn attacker_wins(pos: &mut Position, plies: u32, first: Option<Square>) -> bool {
+        let me = pos.side_to_move();
+        if !pos.threats(me).is_empty() {
+            return true;
+        }
+        if plies < 3 {
+            return false;
+        }
+        let g = pos.geometry();
+        let near = |sq: Square| {
+            pos.moves().iter().any(|&s| {
+                g.file(s).abs_diff(g.file(sq)) <= 2 && g.rank(s).abs_diff(g.rank(sq)) <= 2
+            })
+        };
+        let moves: Vec<Square> = match first {
+            Some(f) => vec![f],
+            None => pos.empty().iter().filter(|&sq| near(sq)).collect(),
+        };
+        for m in moves {
+            pos.make(m);
+            let won = defender_loses(pos, plies - 1);
+            pos.unmake();
+            if won {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move loses within `plies` plies whatever it plays.
+    fn defender_loses(pos: &mut Position, plies: u32) -> bool {
+        let def = pos.side_to_move();
+        if !pos.threats(def).is_empty() {
+            return false;
+        }
+        let threats = pos.threats(def.other());
+        if threats.count() >= 2 {
+            return plies >= 2;
+        }
+        let moves: Vec<Square> = if threats.count() == 1 {
+            threats.iter().collect()
+        } else {
+            pos.empty().iter().collect()
+        };
+        moves.into_iter().all(|d| {
+            pos.make(d);
+            let lost = attacker_wins(pos, plies - 1, None);
+            pos.unmake();
+            lost
+        })
+    }
+
+    /// Every short win the threats search claims in random positions is a win against every
+    /// defence, by the rules alone.
+    #[test]
+    fn short_threat_wins_hold_against_every_defence() {
+        let mut rng = StdRng::seed_from_u64(17);
+        let mut confirmed = 0;
+        for exact in [false, true] {
+            let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
+            let rule = if exact {
+                LineRule::Exact
+            } else {
+                LineRule::Freestyle
+            };
+            let tables = Tables::new(g);
+            let mut engine = Engine::new(1);
+            for _ in 0..400 {
+                let mut squares: Vec<Square> = (0..g.cells())
+                    .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
+                    .collect();
+                squares.shuffle(&mut rng);
+                let n = rng.random_range(8..18);
+                let Ok(mut pos) = Position::from_moves(tables.clone(), &squares[..n]) else {
+                    continue;
+                };
+                if pos.outcome().is_some()
+                    || !pos.threats(pos.side_to_move()).is_empty()
+                    || !pos.threats(pos.side_to_move().other()).is_empty()
+                {
+                    continue;
+                }
+                let mut b = Board::new(&pos, rule);
+                if b.count(b.side(), Threat::Flex4) > 0 || b.fours(b.side()) > 0 {
+                    // Wins by fours alone: the fours search's business.
+                    continue;
+                }
+                engine.vcf_left = 20_000;
+                engine.aborted = false;
+                let Some((plies, first)) = engine.vct(&mut b, 2) else {
+                    continue;
+                };
+                if plies > 5 {
+                    continue;
+                }
+                let first = b.square_of(first);
+                assert!(
+                    attacker_wins(&mut pos, plies, Some(first)),
+                    "{} claimed won in {plies} plies by {}",
+                    pos.diagram(),
+                    g.name(first)
+                );
+                confirmed += 1;
+            }
+        }
+        assert!(confirmed >= 5, "only {confirmed} short wins found");
+    }
+}
