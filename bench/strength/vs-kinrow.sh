@@ -18,7 +18,7 @@ table as vs-rapfi.sh, then kinrow match's own summary).
 
   --new PATH          the kinrow binary whose score is reported; it also referees (required)
   --old PATH          the kinrow binary it plays against (required)
-  --board N           board size N x N (default 15; kinrow before issue 13 stops at 15)
+  --board N           board size N x N (default 15; kinrow before 20x20 boards, 18499c9 and older, stops at 15)
   --rule RULE         freestyle or exact (default freestyle; sets option Rule of both)
   --movetime MS       time a move in milliseconds (default 1000)
   --pairs N           openings to play, each twice (default 13, so 26 games)
