@@ -199,7 +199,8 @@ pub struct Searcher {
     killers: Vec<[Option<Square>; 2]>,
     settings: Settings,
     stop: Arc<AtomicBool>,
-    /// The gomoku search, made on first use with a table of `hash_mb`.
+    /// The gomoku search, made on first use with half of `hash_mb` (the general table then
+    /// keeps the other half).
     gomoku: Option<gomoku::Engine>,
     hash_mb: usize,
 }
@@ -310,11 +311,19 @@ impl Searcher {
             return self.settled(best, Value::Loss(1), 2, start, report);
         }
         if gomoku::applies(&pos) {
-            let hash_mb = self.hash_mb;
-            let engine = self
-                .gomoku
-                .get_or_insert_with(|| gomoku::Engine::new(hash_mb));
-            return engine.search(&pos, limits, settings, control, rng, report);
+            if self.gomoku.is_none() {
+                // `Hash` is the memory of both tables together: the gomoku search's table
+                // takes half of it from the general one (at least 1 MB each), so that
+                // `Hash` and Gomocup's `max_memory` stay the bound they promise.
+                let half = (self.hash_mb / 2).max(1);
+                if let Ok(table) = Table::new(half) {
+                    self.table = table;
+                }
+                self.gomoku = Some(gomoku::Engine::new(half));
+            }
+            if let Some(engine) = &mut self.gomoku {
+                return engine.search(&pos, limits, settings, control, rng, report);
+            }
         }
         if pos.tables().geometry.cells() > FULL_WIDTH_CELLS
             && let Some((n, first)) = self.vcf(&mut pos, ROOT_VCF_DEPTH, ROOT_VCF_BUDGET)
