@@ -399,7 +399,13 @@ mod tests {
                 let played = rng.random_range(0..squares.len().min(60));
                 let mut pos = Position::new(tables.clone());
                 let mut board = Board::new(&pos, rule);
+                let mut made = 0;
                 for &sq in &squares[..played] {
+                    // Play stops at the first win, as in a game.
+                    if pos.winner().is_some() {
+                        break;
+                    }
+                    made += 1;
                     board.make(board.cell_of(sq));
                     pos.make(sq);
                     // A take-back now and then exercises unmake.
@@ -419,7 +425,7 @@ mod tests {
                         assert_eq!(board.info[c].pats, fresh.info[c].pats);
                     }
                 }
-                for _ in 0..played {
+                for _ in 0..made {
                     board.unmake();
                 }
                 let empty = Board::new(&Position::new(tables.clone()), rule);
