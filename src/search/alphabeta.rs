@@ -1,7 +1,7 @@
 //! The negamax alpha-beta recursion: proofs by the rules and by pairings, the table, and
 //! principal variation search over the ordered moves.
 
-use super::ordering::{FULL_WIDTH_CELLS, next_best};
+use super::ordering::{FULL_WIDTH_CELLS, next_best, remember_killer};
 use super::tt::Bound;
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, Searcher};
 use crate::eval::evaluate;
@@ -109,12 +109,7 @@ impl Searcher {
                 .filter(|&m| pos.empty().contains(m));
             if hit.proven || hit.depth as i32 >= depth {
                 let score = from_table(hit.score, ply);
-                let usable = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
+                if hit.bound.settles(score, alpha, beta) {
                     if !hit.proven {
                         self.impure += 1;
                     }
@@ -197,10 +192,7 @@ impl Searcher {
                     if v >= beta {
                         let h = &mut self.history[sq][us.index()];
                         *h = h.saturating_add((depth * depth) as u32);
-                        if self.killers[ply][0] != Some(sq) {
-                            self.killers[ply][1] = self.killers[ply][0];
-                            self.killers[ply][0] = Some(sq);
-                        }
+                        remember_killer(&mut self.killers[ply], sq);
                         break;
                     }
                 }
@@ -208,13 +200,7 @@ impl Searcher {
         }
         self.move_lists[ply] = moves;
 
-        let bound = if best <= alpha_orig {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha_orig, beta);
         let proven = self.impure == impure_before;
         let stored_move = best_move.map(|m| pos.tables().symmetries[sym][m]);
         self.table.store(
@@ -258,7 +244,7 @@ const HORIZON_VCF_BUDGET: u64 = 64;
 
 /// Mate scores are stored relative to the node, so that they mean the same wherever the
 /// position recurs.
-fn to_table(score: i32, ply: usize) -> i32 {
+pub(super) fn to_table(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score + ply as i32
     } else if score <= -MATE_BOUND {
@@ -268,7 +254,8 @@ fn to_table(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn from_table(score: i32, ply: usize) -> i32 {
+/// The inverse of [`to_table`]: a stored score as seen from a node `ply` plies deep.
+pub(super) fn from_table(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score - ply as i32
     } else if score <= -MATE_BOUND {

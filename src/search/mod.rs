@@ -475,21 +475,8 @@ impl Searcher {
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
         self.nodes = self.nodes.max(1);
-        report(&Iteration {
-            depth,
-            seldepth: depth,
-            value,
-            nodes: self.nodes,
-            elapsed: start.elapsed(),
-            hashfull: self.table.hashfull(),
-            pv: vec![best],
-        });
-        SearchResult {
-            best: Some(best),
-            value,
-            nodes: self.nodes,
-            depth,
-        }
+        let hashfull = self.table.hashfull();
+        settled(best, value, depth, self.nodes, start, hashfull, report)
     }
 
     /// `first` followed by the best moves the table records, at most `max_len` moves.
@@ -564,6 +551,34 @@ fn no_move() -> SearchResult {
         value: Value::Heuristic(0),
         nodes: 0,
         depth: 0,
+    }
+}
+
+/// A value found without searching the tree, at `depth` plies with `nodes` counted: reports
+/// it as one iteration whose line is `best` alone, and returns it as the search's result.
+fn settled(
+    best: Square,
+    value: Value,
+    depth: u32,
+    nodes: u64,
+    start: Instant,
+    hashfull: u32,
+    report: &mut dyn FnMut(&Iteration),
+) -> SearchResult {
+    report(&Iteration {
+        depth,
+        seldepth: depth,
+        value,
+        nodes,
+        elapsed: start.elapsed(),
+        hashfull,
+        pv: vec![best],
+    });
+    SearchResult {
+        best: Some(best),
+        value,
+        nodes,
+        depth,
     }
 }
 

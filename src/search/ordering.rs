@@ -145,6 +145,16 @@ impl Searcher {
     }
 }
 
+/// Records `m` as the newest killer move of a ply (it caused a cutoff there), the older one
+/// moving to second place, unless `m` is already first.
+#[inline]
+pub(super) fn remember_killer<M: Copy + PartialEq>(killers: &mut [Option<M>; 2], m: M) {
+    if killers[0] != Some(m) {
+        killers[1] = killers[0];
+        killers[0] = Some(m);
+    }
+}
+
 /// Brings the best-scored of `moves[i..]` to position `i` and returns it. Picking one at a
 /// time wins over sorting because most nodes are cut off after a move or two; if a node
 /// gets far down its list, the rest is sorted once.

@@ -16,6 +16,52 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a node's best score `best` says, the node searched with the window
+    /// (`alpha`, `beta`).
+    #[inline]
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles a node searched with the window
+    /// (`alpha`, `beta`).
+    #[inline]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+
+    /// The bound's two bits in a table entry (0 marks an empty slot).
+    #[inline]
+    pub fn bits(self) -> u8 {
+        match self {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        }
+    }
+
+    /// The bound of an entry's two bits (not 0: the slot holds an entry).
+    #[inline]
+    pub fn from_bits(bits: u8) -> Bound {
+        match bits & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
@@ -131,11 +177,7 @@ impl Table {
         if e.flags() & 3 == 0 || e.key != key ^ self.salt {
             return None;
         }
-        let bound = match e.flags() & 3 {
-            1 => Bound::Exact,
-            2 => Bound::Lower,
-            _ => Bound::Upper,
-        };
+        let bound = Bound::from_bits(e.flags() as u8);
         Some(Hit {
             score: e.score,
             bound,
@@ -173,11 +215,7 @@ impl Table {
         if e.key == key && old_proven && !proven {
             return;
         }
-        let bound_bits = match bound {
-            Bound::Exact => 1,
-            Bound::Lower => 2,
-            Bound::Upper => 3,
-        };
+        let bound_bits = u16::from(bound.bits());
         *e = Entry {
             key,
             score,

@@ -9,6 +9,9 @@ use super::pattern::{LineRule, Threat};
 use super::tt::{Bound, Table};
 use crate::eval::EVAL_LIMIT;
 use crate::rules::{Position, Square};
+use crate::search::alphabeta::{from_table, to_table};
+use crate::search::ordering::remember_killer;
+use crate::search::settled;
 use crate::search::{
     Control, INF, Iteration, Limits, MATE, MATE_BOUND, SearchResult, Settings, Value,
 };
@@ -300,22 +303,16 @@ impl Engine {
             Value::Win(n) => 2 * n - 1,
             _ => 1,
         };
-        let best = b.square_of(c);
-        report(&Iteration {
-            depth,
-            seldepth: depth,
+        let hashfull = self.tt.hashfull();
+        settled(
+            b.square_of(c),
             value,
-            nodes: self.nodes,
-            elapsed: start.elapsed(),
-            hashfull: self.tt.hashfull(),
-            pv: vec![best],
-        });
-        SearchResult {
-            best: Some(best),
-            value,
-            nodes: self.nodes,
             depth,
-        }
+            self.nodes,
+            start,
+            hashfull,
+            report,
+        )
     }
 
     /// Gives each listed move its ordering score.
@@ -414,12 +411,7 @@ impl Engine {
             tt_move = hit.best.filter(|&c| b.is_empty(c));
             if hit.depth >= depth {
                 let score = from_table(hit.score, ply);
-                let usable = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
+                if hit.bound.settles(score, alpha, beta) {
                     if score.abs() >= MATE_BOUND && !hit.sound {
                         self.unsound += 1;
                     }
@@ -508,23 +500,14 @@ impl Engine {
                     if v >= beta {
                         let h = &mut self.history[c][us];
                         *h = h.saturating_add(depth * depth);
-                        if self.killers[ply][0] != Some(c) {
-                            self.killers[ply][1] = self.killers[ply][0];
-                            self.killers[ply][0] = Some(c);
-                        }
+                        remember_killer(&mut self.killers[ply], c);
                         break;
                     }
                 }
             }
         }
         self.lists[ply] = list;
-        let bound = if best <= alpha_orig {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha_orig, beta);
         let sound = self.unsound == unsound_before;
         self.tt
             .store(key, to_table(best, ply), bound, depth, sound, best_move);
@@ -559,27 +542,6 @@ fn next_best(list: &mut [(i32, Cell)], i: usize) -> Cell {
     }
     list.swap(i, best);
     list[i].1
-}
-
-/// Mate scores are stored relative to the node.
-fn to_table(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_table(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply as i32
-    } else if score <= -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
 }
 
 #[cfg(test)]

@@ -3,17 +3,7 @@
 //! one-byte moves, and gomoku needs no symmetry frames.
 
 use super::board::Cell;
-
-/// What a stored score says about the true score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The score is exact.
-    Exact,
-    /// The true score is at least this.
-    Lower,
-    /// The true score is at most this.
-    Upper,
-}
+pub use crate::search::tt::Bound;
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
@@ -90,11 +80,7 @@ impl Table {
         }
         Some(Hit {
             score: e.score,
-            bound: match e.flags & 3 {
-                1 => Bound::Exact,
-                2 => Bound::Lower,
-                _ => Bound::Upper,
-            },
+            bound: Bound::from_bits(e.flags),
             depth: e.depth as i32,
             sound: e.flags & 4 != 0,
             best: e.best.checked_sub(1).map(usize::from),
@@ -119,11 +105,7 @@ impl Table {
         {
             return;
         }
-        let bound_bits = match bound {
-            Bound::Exact => 1,
-            Bound::Lower => 2,
-            Bound::Upper => 3,
-        };
+        let bound_bits = bound.bits();
         *e = Entry {
             key,
             score,
