@@ -18,6 +18,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 /// An engine process and its pipes.
@@ -25,23 +26,54 @@ struct Engine {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    /// The engine's diagnostics (`RUST_LOG=debug`), each with the time it was read, when
+    /// they are kept (`--explain`).
+    log: Option<Receiver<(Instant, String)>>,
 }
 
 impl Engine {
-    fn start(path: &str) -> Result<Engine, String> {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+    fn start(path: &str, keep_log: bool) -> Result<Engine, String> {
+        let mut command = Command::new(path);
+        command.stdin(Stdio::piped()).stdout(Stdio::piped());
+        if keep_log {
+            command.env("RUST_LOG", "debug").stderr(Stdio::piped());
+        } else {
+            command.stderr(Stdio::null());
+        }
+        let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start {path}: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let log = match child.stderr.take() {
+            Some(stderr) => {
+                let (tx, rx) = channel();
+                // Read on a thread of its own, so that a line gets its time as it arrives.
+                std::thread::spawn(move || {
+                    for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                        if tx.send((Instant::now(), line)).is_err() {
+                            break;
+                        }
+                    }
+                });
+                Some(rx)
+            }
+            None => None,
+        };
         Ok(Engine {
             child,
             stdin,
             stdout,
+            log,
         })
+    }
+
+    /// The diagnostics read since the last call, with their times.
+    fn drain_log(&self) -> Vec<(Instant, String)> {
+        self.log
+            .as_ref()
+            .map(|rx| rx.try_iter().collect())
+            .unwrap_or_default()
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
@@ -117,6 +149,7 @@ fn run() -> Result<(), String> {
     let mut path = String::from("target/release/kinrow");
     let mut samples: usize = 1000;
     let mut seed: u64 = 1;
+    let mut explain = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -132,8 +165,9 @@ fn run() -> Result<(), String> {
                     .and_then(|n| n.parse().ok())
                     .ok_or("--seed needs a number")?;
             }
+            "--explain" => explain = true,
             "-h" | "--help" => {
-                println!("usage: latency [KINROW] [--samples N] [--seed S]");
+                println!("usage: latency [KINROW] [--samples N] [--seed S] [--explain]");
                 return Ok(());
             }
             other => path = other.to_string(),
@@ -142,7 +176,7 @@ fn run() -> Result<(), String> {
     let mut rng = StdRng::seed_from_u64(seed);
 
     // The load: a second engine thinking without end on one core.
-    let mut busy = Engine::start(&path)?;
+    let mut busy = Engine::start(&path, false)?;
     busy.send("newgame 15 15 5")?;
     busy.send(&format!(
         "position startpos moves {}",
@@ -150,7 +184,7 @@ fn run() -> Result<(), String> {
     ))?;
     busy.send("go infinite")?;
 
-    let mut engine = Engine::start(&path)?;
+    let mut engine = Engine::start(&path, explain)?;
     engine.send("newgame 15 15 5")?;
     println!("engine {path}, seed {seed}, a second engine on `go infinite` as load");
     println!("movetime  samples     p50     p99     max  over");
@@ -164,10 +198,25 @@ fn run() -> Result<(), String> {
             ))?;
             engine.send("isready")?;
             engine.until("readyok")?;
+            let before = engine.drain_log();
             let sent = Instant::now();
             engine.send(&format!("go movetime {movetime}"))?;
             let read = engine.until("bestmove")?;
             took.push(read - sent);
+            if explain && read - sent > Duration::from_millis(movetime) {
+                // What the engine said about this reply, on the benchmark's clock (ms after
+                // the `go` was written; lines still arriving a moment later included).
+                std::thread::sleep(Duration::from_millis(20));
+                println!("late: {:.1} ms", (read - sent).as_secs_f64() * 1e3);
+                for (at, line) in before.into_iter().chain(engine.drain_log()) {
+                    let ms = if at >= sent {
+                        (at - sent).as_secs_f64() * 1e3
+                    } else {
+                        -(sent - at).as_secs_f64() * 1e3
+                    };
+                    println!("  {ms:>7.1}  {line}");
+                }
+            }
         }
         took.sort();
         let limit = Duration::from_millis(movetime);

@@ -252,6 +252,33 @@ impl Searcher {
         }
     }
 
+    /// Makes ready, off the clock, what searching games like `root`'s needs and would
+    /// otherwise be made by the first search: the gomoku search with its table and the
+    /// tables its patterns are read from (together some tens of milliseconds). Front ends
+    /// call it when a game starts or its rules change; it changes no search result.
+    pub fn prepare(&mut self, root: &Position) {
+        if gomoku::applies(root) {
+            self.gomoku_engine();
+            gomoku::warm_up(root);
+        }
+    }
+
+    /// The gomoku search, made on first use.
+    fn gomoku_engine(&mut self) -> &mut gomoku::Engine {
+        let hash_mb = self.hash_mb;
+        let table = &mut self.table;
+        self.gomoku.get_or_insert_with(|| {
+            // `Hash` is the memory of both tables together: the gomoku search's table takes
+            // half of it from the general one (at least 1 MB each), so that `Hash` and
+            // Gomocup's `max_memory` stay the bound they promise.
+            let half = (hash_mb / 2).max(1);
+            if let Ok(smaller) = Table::new(half) {
+                *table = smaller;
+            }
+            gomoku::Engine::new(half)
+        })
+    }
+
     /// Searches `root` and returns the move to play. `report` is called after every completed
     /// iteration; `rng` breaks ties between equally good root moves when the settings ask for
     /// it.
@@ -311,19 +338,8 @@ impl Searcher {
             return self.settled(best, Value::Loss(1), 2, start, report);
         }
         if gomoku::applies(&pos) {
-            if self.gomoku.is_none() {
-                // `Hash` is the memory of both tables together: the gomoku search's table
-                // takes half of it from the general one (at least 1 MB each), so that
-                // `Hash` and Gomocup's `max_memory` stay the bound they promise.
-                let half = (self.hash_mb / 2).max(1);
-                if let Ok(table) = Table::new(half) {
-                    self.table = table;
-                }
-                self.gomoku = Some(gomoku::Engine::new(half));
-            }
-            if let Some(engine) = &mut self.gomoku {
-                return engine.search(&pos, limits, settings, control, rng, report);
-            }
+            let engine = self.gomoku_engine();
+            return engine.search(&pos, limits, settings, control, rng, report);
         }
         if pos.tables().geometry.cells() > FULL_WIDTH_CELLS
             && let Some((n, first)) = self.vcf(&mut pos, ROOT_VCF_DEPTH, ROOT_VCF_BUDGET)
@@ -617,6 +633,39 @@ mod tests {
             &mut |_| {},
         );
         (r, control.start.elapsed(), pos)
+    }
+
+    /// `prepare` makes ahead of time what the first search would make, and nothing else:
+    /// a prepared searcher searches node for node as a fresh one.
+    #[test]
+    fn preparing_changes_no_search() {
+        let pos = middle_game();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let search = |prepared: bool| {
+            let mut s = Searcher::new(4).expect("a table");
+            if prepared {
+                s.prepare(&pos);
+                assert!(s.gomoku.is_some(), "15x15 k=5 is for the gomoku search");
+            }
+            let control = Control {
+                stop: Arc::new(AtomicBool::new(false)),
+                start: Instant::now(),
+            };
+            let mut rng = StdRng::seed_from_u64(1);
+            let r = s.search(
+                &pos,
+                &limits,
+                Settings::default(),
+                &control,
+                &mut rng,
+                &mut |_| {},
+            );
+            (r.best, r.nodes, r.depth)
+        };
+        assert_eq!(search(true), search(false));
     }
 
     #[test]

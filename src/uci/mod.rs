@@ -344,7 +344,10 @@ impl<W: Write> Session<W> {
     fn start_game(&mut self, tables: Arc<Tables>) {
         self.position = Position::new(tables);
         self.rng = seeded(self.options.seed);
-        self.idle_searcher().clear();
+        let position = self.position.clone();
+        let searcher = self.idle_searcher();
+        searcher.clear();
+        searcher.prepare(&position);
     }
 
     /// The searcher, for the commands that change it: they wait while a job runs.
@@ -370,7 +373,11 @@ impl<W: Write> Session<W> {
         };
         match change {
             Change::Hash(mb) => match self.idle_searcher().resize(mb) {
-                Ok(()) => self.options.hash_mb = mb,
+                Ok(()) => {
+                    self.options.hash_mb = mb;
+                    let position = self.position.clone();
+                    self.idle_searcher().prepare(&position);
+                }
                 Err(e) => self.error(format!(
                     "setoption: {e}; Hash stays {} MB",
                     self.options.hash_mb

@@ -69,7 +69,10 @@ impl<W: Write> Session<W> {
             return;
         }
         match wanted {
-            Ok(geometry) => game.tables = Tables::new(geometry),
+            Ok(geometry) => {
+                game.tables = Tables::new(geometry);
+                self.prepare();
+            }
             Err(why) => self.notice(format!(
                 "{command}: {why}; this game keeps its rules ({})",
                 old.describe()
@@ -107,5 +110,7 @@ impl<W: Write> Session<W> {
         if let Some(problem) = problem {
             self.notice(problem);
         }
+        // A new searcher has no gomoku search made yet.
+        self.prepare();
     }
 }

@@ -7,6 +7,7 @@ use crate::gomocup::board::Stone;
 use crate::gomocup::command::{Command, Coord};
 use crate::gomocup::game::Game;
 use crate::gomocup::reply::Reply;
+use crate::rules::Position;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::io::Write;
@@ -44,8 +45,17 @@ impl<W: Write> Session<W> {
             searcher.clear();
         }
         self.fit_table();
+        self.prepare();
         self.time.new_game();
         self.rng = StdRng::seed_from_u64(SEED);
+    }
+
+    /// Makes the searcher ready for the game's rules off the clock (see
+    /// [`crate::search::Searcher::prepare`]), so that the first move does not pay for it.
+    pub(super) fn prepare(&mut self) {
+        if let (Some(game), Some(searcher)) = (&self.game, self.engine.searcher_mut()) {
+            searcher.prepare(&Position::new(game.tables.clone()));
+        }
     }
 
     pub(super) fn begin(&mut self, at: Instant) {

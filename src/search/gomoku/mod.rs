@@ -27,6 +27,7 @@ mod vct;
 pub(super) use search::Engine;
 
 use crate::rules::{Position, Rule};
+use pattern::LineRule;
 
 /// The smallest side on which this search plays: below it the general search proves
 /// results that a search near the stones could not.
@@ -41,4 +42,16 @@ pub(super) fn applies(pos: &Position) -> bool {
         && g.rule() != Rule::Renju
         && (MIN_SIDE..=board::MAX_SIDE).contains(&g.columns())
         && (MIN_SIDE..=board::MAX_SIDE).contains(&g.rows())
+}
+
+/// Builds what searches of `pos`'s game share and build on first use (the pattern and
+/// score tables, once per process), so that the first move of a game is not the one that
+/// pays for them: it takes tens of milliseconds, a large part of a short time limit.
+pub(super) fn warm_up(pos: &Position) {
+    let rule = if pos.geometry().rule() == Rule::Exact {
+        LineRule::Exact
+    } else {
+        LineRule::Freestyle
+    };
+    drop(board::Board::new(pos, rule));
 }
