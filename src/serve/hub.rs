@@ -70,8 +70,11 @@ impl Hub {
         self.lock().analysis = None;
     }
 
-    /// Closes every stream (the game is gone).
+    /// Tells every stream that the game is gone (an event `gone`) and closes it. The
+    /// connection itself stays until the client closes it, as the HTTP crate keeps it for
+    /// the client's next request.
     pub fn close(&self) {
+        self.publish("gone", &Value::Object(serde_json::Map::new()));
         self.lock().streams.clear();
     }
 }
@@ -127,7 +130,10 @@ mod tests {
         hub.close();
         let mut out = Vec::new();
         pump(&a, &mut out);
-        assert!(out.is_empty(), "a closed hub ends the stream");
+        assert_eq!(
+            out, b"event: gone\ndata: {}\n\n",
+            "a closed hub ends the stream"
+        );
     }
 
     #[test]

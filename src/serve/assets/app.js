@@ -87,11 +87,13 @@ async function newGame() {
 }
 
 function follow(id) {
-  events = new EventSource(`/api/games/${id}/events`);
-  events.addEventListener("state", (e) => draw(JSON.parse(e.data)));
-  events.addEventListener("info", (e) => {
+  const source = new EventSource(`/api/games/${id}/events`);
+  source.addEventListener("state", (e) => draw(JSON.parse(e.data)));
+  source.addEventListener("gone", () => source.close());
+  source.addEventListener("info", (e) => {
     if (game && game.id === id) analysis(JSON.parse(e.data));
   });
+  events = source;
 }
 
 function buildBoard(state) {
