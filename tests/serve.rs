@@ -247,6 +247,24 @@ fn bad_requests_get_json_errors_and_the_server_keeps_running() {
             .expect("a message")
             .contains("larger than 16384 bytes")
     );
+    // A page of another site may not play here; the page's own origin may.
+    let post = |origin: &str| {
+        format!(
+            "POST /api/games HTTP/1.1\r\nHost: {}\r\nOrigin: {origin}\r\nConnection: close\r\n\
+             Content-Length: 2\r\n\r\n{{}}",
+            server.address
+        )
+    };
+    let (status, body) = server.raw(post("http://evil.example").as_bytes());
+    assert_eq!(
+        (status, body.as_str()),
+        (
+            403,
+            r#"{"error":"requests from pages of other sites are refused"}"#
+        )
+    );
+    let (status, _) = server.raw(post(&format!("http://{}", server.address)).as_bytes());
+    assert_eq!(status, 201);
     // Garbage instead of HTTP, and a connection dropped mid-request.
     let _ = server.raw(b"\x00\x01 nonsense\r\n\r\n");
     drop(TcpStream::connect(&server.address).map(|mut s| s.write_all(b"POST /api/ga")));

@@ -113,11 +113,34 @@ fn read_body(request: &mut Request) -> Result<Vec<u8>, Reply> {
     }
 }
 
+/// The value of the request's header `name`, if it has one.
+fn header_value<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
+    request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv(name))
+        .map(|h| h.value.as_str())
+}
+
+/// Whether a browser sent the request from a page of another site (its `Origin` is not
+/// this server): such requests are refused, so that no other page the person has open can
+/// play or start games here. Requests without an `Origin` (curl, scripts, the page's own
+/// navigation) pass.
+fn cross_origin(request: &Request) -> bool {
+    let Some(origin) = header_value(request, "Origin") else {
+        return false;
+    };
+    let origin_host = origin.split_once("://").map(|(_, host)| host);
+    origin_host.is_none() || origin_host != header_value(request, "Host")
+}
+
 /// Answers one request.
 pub fn handle(server: &Server, mut request: Request) {
     let method = method_name(request.method());
     let url = request.url().to_string();
-    let body = if method == "POST" {
+    let body = if cross_origin(&request) {
+        Err(error(403, "requests from pages of other sites are refused"))
+    } else if method == "POST" {
         read_body(&mut request)
     } else {
         Ok(Vec::new())
