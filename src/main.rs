@@ -183,6 +183,26 @@ mod tests {
             Some(Sub::Match { args }) => assert_eq!(args, ["--help", "--engine", "cmd=x"]),
             _ => panic!("match"),
         }
+        match parse(&["serve", "--port", "0"]).expect("serve").command {
+            Some(Sub::Serve {
+                host,
+                port,
+                max_games,
+                ..
+            }) => assert_eq!((host.as_str(), port, max_games), ("127.0.0.1", 0, 32)),
+            _ => panic!("serve"),
+        }
+        for refused in [
+            &["serve", "--port", "65536"][..],
+            &["serve", "--max-games", "0"],
+        ] {
+            let e = parse(refused).err().expect("out of range");
+            assert_eq!(
+                e.kind(),
+                clap::error::ErrorKind::ValueValidation,
+                "{refused:?}"
+            );
+        }
         match parse(&["play", "-x", "--depth", "3"]).expect("raw").command {
             Some(Sub::Play { args }) => assert_eq!(args, ["-x", "--depth", "3"]),
             _ => panic!("play"),

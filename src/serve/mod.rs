@@ -118,7 +118,8 @@ fn work(listener: &tiny_http::Server, server: &Arc<Server>, stopping: &AtomicBoo
         };
         let streams = server.streams.load(Ordering::SeqCst);
         let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if request.url().ends_with("/events") && streams < http::MAX_STREAMS {
+            let path = request.url().split(['?', '#']).next().unwrap_or("");
+            if path.ends_with("/events") && streams < http::MAX_STREAMS {
                 // An event stream holds its thread for as long as it is open.
                 let server = Arc::clone(server);
                 let spawned = std::thread::Builder::new()
