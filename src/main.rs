@@ -64,7 +64,7 @@ enum Sub {
         #[arg(long, default_value_t = 8080)]
         port: u16,
         /// Games held at once (a new one beyond that replaces the least recently used).
-        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1000))]
         max_games: u32,
         /// Engine searches running at once, over all games.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -189,7 +189,7 @@ mod tests {
                 port,
                 max_games,
                 ..
-            }) => assert_eq!((host.as_str(), port, max_games), ("127.0.0.1", 0, 32)),
+            }) => assert_eq!((host.as_str(), port, max_games), ("127.0.0.1", 0, 16)),
             _ => panic!("serve"),
         }
         for refused in [
