@@ -466,3 +466,31 @@ fn sigterm_ends_the_server_cleanly_even_during_a_search() {
         .expect("the rest of stdout");
     assert_eq!(rest, "kinrow serve: stopped\n");
 }
+
+#[test]
+fn renju_refuses_a_forbidden_move_with_its_reason() {
+    let server = Server::start(&[]);
+    let game = server.create(json!({"columns": 15, "rows": 15, "k": 5, "rule": "renju",
+        "x": "human", "o": "human"}));
+    let id = &game["id"];
+    for square in ["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7"] {
+        let body = json!({ "square": square }).to_string();
+        server.json("POST", &format!("/api/games/{id}/move"), &body, 200);
+    }
+    // h8 would make two open threes at once (f8 g8 h8 and h6 h7 h8).
+    let reply = server.json(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        r#"{"square":"h8"}"#,
+        409,
+    );
+    assert_eq!(
+        reply["error"].as_str().expect("a message"),
+        "h8 cannot be played: the move is forbidden to x under renju (a double three)"
+    );
+    let state = server.json("GET", &format!("/api/games/{id}"), "", 200);
+    assert_eq!(
+        (state["status"].as_str(), state["rule"].as_str()),
+        (Some("x to move"), Some("renju"))
+    );
+}
