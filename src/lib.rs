@@ -4,10 +4,10 @@
 //! end imports another (`tests/architecture.rs` checks this on every test run).
 //!
 //! ```text
-//!   uci      gomocup      referee      play          front ends, side by side
-//!    |          |            |           |
-//!    |          |          client -------+           engine processes, seats, Ctrl-C
-//!    |          |            |           |
+//!   uci      gomocup      referee      play      serve     front ends, side by side
+//!    |          |            |           |         |
+//!    |          |          client -------+---------+     engine processes, seats, Ctrl-C
+//!    |          |            |           |         |
 //!  protocol (parse + format, game bridge)   io   text   render      shared text and I/O
 //!    |          |            |           |
 //!  engine (facade: go / stop / wait)   bench + fixture            core
@@ -26,7 +26,9 @@
 //!   line errors), [`render`] (the board drawn for people), [`client`] (engine processes,
 //!   seats, faults, endings, the engine spec and Ctrl-C, for `match` and `play`).
 //! - Front ends: [`uci`] (the engine's UCI-style session), [`gomocup`] (the Gomocup brain),
-//!   [`referee`] (`kinrow match`), [`play`] (`kinrow play`).
+//!   [`referee`] (`kinrow match`), [`play`] (`kinrow play`), [`serve`] (`kinrow serve`: the
+//!   browser board, its JSON API and live search over Server-Sent Events, one engine per
+//!   game).
 
 pub mod bench;
 pub mod client;
@@ -41,5 +43,6 @@ pub mod referee;
 pub mod render;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod text;
 pub mod uci;

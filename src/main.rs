@@ -51,6 +51,28 @@ enum Sub {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// Play in the browser: a local web server with the board, the engine's thinking and a
+    /// JSON API (docs/serve.md).
+    ///
+    /// The first line printed says where to point a browser.
+    Serve {
+        /// The address to listen on; anything other than 127.0.0.1 (or ::1) lets other
+        /// machines in.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// The port; 0 picks a free one.
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Games held at once (a new one beyond that replaces the least recently used).
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        max_games: u32,
+        /// Engine searches running at once, over all games.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+        max_searches: u32,
+        /// The longest the engine may think about one move, in milliseconds.
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+        max_movetime: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -75,6 +97,22 @@ fn main() -> ExitCode {
         Some(Sub::Gomocup) => kinrow::gomocup::run(),
         Some(Sub::Match { args }) => kinrow::referee::main(&args),
         Some(Sub::Play { args }) => kinrow::play::main(&args),
+        Some(Sub::Serve {
+            host,
+            port,
+            max_games,
+            max_searches,
+            max_movetime,
+        }) => kinrow::serve::run(&kinrow::serve::Config {
+            host,
+            port,
+            bounds: kinrow::serve::Bounds {
+                games: max_games as usize,
+                searches: max_searches as usize,
+                movetime_ms: max_movetime,
+                hash_mb: kinrow::serve::GAME_HASH_MB,
+            },
+        }),
     }
 }
 
@@ -144,6 +182,26 @@ mod tests {
         {
             Some(Sub::Match { args }) => assert_eq!(args, ["--help", "--engine", "cmd=x"]),
             _ => panic!("match"),
+        }
+        match parse(&["serve", "--port", "0"]).expect("serve").command {
+            Some(Sub::Serve {
+                host,
+                port,
+                max_games,
+                ..
+            }) => assert_eq!((host.as_str(), port, max_games), ("127.0.0.1", 0, 16)),
+            _ => panic!("serve"),
+        }
+        for refused in [
+            &["serve", "--port", "65536"][..],
+            &["serve", "--max-games", "0"],
+        ] {
+            let e = parse(refused).err().expect("out of range");
+            assert_eq!(
+                e.kind(),
+                clap::error::ErrorKind::ValueValidation,
+                "{refused:?}"
+            );
         }
         match parse(&["play", "-x", "--depth", "3"]).expect("raw").command {
             Some(Sub::Play { args }) => assert_eq!(args, ["-x", "--depth", "3"]),
