@@ -36,11 +36,14 @@ impl Proc {
                 }
             }
         });
-        Proc {
+        let mut proc = Proc {
             stdin: child.stdin.take(),
             child,
             lines: rx,
-        }
+        };
+        let first = proc.recv();
+        assert!(first.starts_with("kinrow "), "the greeting: {first}");
+        proc
     }
 
     fn send(&mut self, text: &str) {
