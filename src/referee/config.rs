@@ -123,6 +123,12 @@ pub struct MatchConfig {
     pub sgf: Option<PathBuf>,
     /// The folder of engine logs.
     pub logs: Option<PathBuf>,
+    /// The file of the final summary as JSON.
+    pub json: Option<PathBuf>,
+    /// The state file of a resumable match.
+    pub resume: Option<PathBuf>,
+    /// Games between interim reports (0: none).
+    pub report_every: usize,
     /// Whether existing record files are truncated (otherwise appended to).
     pub overwrite: bool,
 }
