@@ -795,3 +795,76 @@ fn a_stopped_match_resumes_where_it_stopped() {
         ],
     );
 }
+
+/// `kinrow report` draws a match's record as SVG: well-formed (read by Python's XML
+/// parser), with the players, the totals the match printed and the pentanomial counts.
+#[test]
+fn a_record_becomes_a_picture() {
+    let dir = scratch("report");
+    let jsonl = dir.join("games.jsonl");
+    let r = versus_random(
+        "option.Seed=1",
+        &format!(
+            "--board 5x5 --depth 2 --games 12 --seed 3 --jsonl {}",
+            jsonl.display()
+        ),
+    );
+    let svg = dir.join("picture.svg");
+    let made = run(
+        &[
+            "report",
+            jsonl.to_str().expect("a path"),
+            "--out",
+            svg.to_str().expect("a path"),
+        ],
+        MATCH_LIMIT,
+    );
+    assert_eq!(made.code, Some(0), "{}{}", made.stdout, made.stderr);
+    assert_contains(&made.stdout, &["kinrow vs random, 12 games"]);
+    let check = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, xml.etree.ElementTree as ET; root = ET.parse(sys.argv[1]).getroot(); \
+             ns = '{http://www.w3.org/2000/svg}'; assert root.tag == ns + 'svg'; \
+             print(len(root.findall(ns + 'circle'))); \
+             print('\\n'.join(t.text or '' for t in root.iter(ns + 'text')))",
+        ])
+        .arg(&svg)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let texts = String::from_utf8_lossy(&check.stdout).into_owned();
+    // An error bar's dot per game in each of the two charts.
+    assert_eq!(texts.lines().next(), Some("24"), "{texts}");
+    assert_contains(
+        &texts,
+        &[
+            "kinrow vs random: 12 games on 5x5 k=5",
+            "Elo difference (kinrow - random), 95% interval",
+            "pentanomial: 6 game pairs by kinrow's points",
+        ],
+    );
+    // The totals are those the match printed.
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("  kinrow: "))
+        .expect("the totals");
+    let wins = line.split_whitespace().nth(1).expect("wins");
+    assert!(
+        texts.contains(&format!("({wins} wins, ")),
+        "{texts}\n{line}"
+    );
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "{\"game\":1}\n").expect("a file");
+    let failed = run(&["report", bad.to_str().expect("a path")], MATCH_LIMIT);
+    assert_eq!(failed.code, Some(1));
+    assert_contains(
+        &failed.stderr,
+        &["bad.jsonl: line 1: no \"x\" text: not a game record of kinrow match"],
+    );
+}

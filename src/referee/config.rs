@@ -3,6 +3,7 @@
 
 use crate::client::EngineSpec;
 use crate::rules::Geometry;
+pub use crate::stats::SprtModel;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -55,25 +56,6 @@ impl fmt::Display for OpeningSource {
             OpeningSource::StartPos => f.write_str("the empty board"),
             OpeningSource::Random(n) => write!(f, "{n} random plies"),
             OpeningSource::File(path) => write!(f, "{}", path.display()),
-        }
-    }
-}
-
-/// How the SPRT turns Elo into expected scores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SprtModel {
-    /// Normalized Elo (fastchess's default), bounds in nElo.
-    Normalized,
-    /// Logistic Elo.
-    Logistic,
-}
-
-impl SprtModel {
-    /// The unit of the Elo bounds: `nElo` or `Elo`.
-    pub fn unit(self) -> &'static str {
-        match self {
-            SprtModel::Normalized => "nElo",
-            SprtModel::Logistic => "Elo",
         }
     }
 }

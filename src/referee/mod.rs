@@ -4,7 +4,7 @@
 //! - [`args`]: the command line (clap) and `--help`, into a [`config::MatchConfig`];
 //! - [`config`]: everything a match needs to know;
 //! - [`game`]: one game with the referee's own board and clocks;
-//! - [`openings`], [`stats`]: openings, Elo and SPRT;
+//! - [`openings`]: typed opening positions; Elo and SPRT are in [`crate::stats`];
 //! - [`record`], [`records`]: games as JSON lines and SGF, and the files they go to;
 //! - [`lineup`]: the players seated and their engines started before the first game;
 //! - [`runner`]: the match, with workers in parallel and results in game order;
@@ -26,7 +26,8 @@ pub mod records;
 pub mod report;
 pub mod runner;
 pub mod state;
-pub mod stats;
+/// Elo, LOS and SPRT, shared with `kinrow report`.
+pub use crate::stats;
 
 use crate::client::interrupt;
 use std::io::Write;
