@@ -99,12 +99,14 @@ impl Session {
 fn empty_squares(text: &str) -> Vec<String> {
     let rows: Vec<&str> = text
         .lines()
-        .filter(|l| l.len() >= 4 && l[..3].trim().parse::<u32>().is_ok())
+        // The rank takes the first two characters; the third is a space or the bracket of
+        // a last move on file a.
+        .filter(|l| l.len() >= 4 && l[..2].trim().parse::<u32>().is_ok())
         .collect();
     let last_board = &rows[rows.len().saturating_sub(3)..];
     let mut empty = Vec::new();
     for line in last_board.iter().rev() {
-        let rank = line[..3].trim();
+        let rank = line[..2].trim();
         for file in 0..3 {
             let cell = line.as_bytes().get(3 + 2 * file).copied().unwrap_or(b' ');
             if cell == b'.' {
