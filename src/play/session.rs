@@ -138,7 +138,8 @@ impl<W: Write> Session<W> {
             String::new()
         };
         format!(
-            "kinrow play: {}x{}, {} in a row | game {number}{of} | {}, {} | {}",
+            // Short enough for an 80-column terminal in the usual cases.
+            "game {number}{of}, {}x{} k={} | {}, {} | {}",
             g.columns(),
             g.rows(),
             g.k(),
@@ -554,11 +555,13 @@ mod tests {
         let boards = text.matches("\x1b[H\x1b[2J").count();
         assert!(boards >= 2 * 5, "a redraw per move: {text}");
         assert!(
-            text.contains("kinrow play: 3x3, 3 in a row | game 1 of 2 | x: random 1, o: random 2 | score: random 1 0, random 2 0, draws 0"),
+            text.contains(
+                "game 1 of 2, 3x3 k=3 | x: random 1, o: random 2 | score: random 1 0, random 2 0, draws 0"
+            ),
             "{text}"
         );
         assert!(
-            text.contains("| game 2 of 2 | x: random 2, o: random 1 |"),
+            text.contains("game 2 of 2, 3x3 k=3 | x: random 2, o: random 1 |"),
             "{text}"
         );
         assert!(text.contains("\x1b[1;91;7mx\x1b[0m"), "{text}");

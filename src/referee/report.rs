@@ -91,6 +91,8 @@ pub struct Tally {
     pub overhead_count: u64,
     /// The SPRT's log-likelihood ratio after the last pair, if it runs.
     pub llr: Option<f64>,
+    /// How many of the games were played before a resumed match stopped.
+    pub earlier: usize,
 }
 
 impl Tally {
@@ -381,9 +383,18 @@ pub fn summary(
     } else {
         "n/a".into()
     };
+    // A resumed match's time is this run's only.
+    let this_run = if tally.earlier > 0 {
+        format!(
+            " (the {} after the resumption)",
+            games - tally.earlier as u64
+        )
+    } else {
+        String::new()
+    };
     lines.push(format!(
-        "  {}, {} in {:.1} s; referee overhead {overhead} (from a reply to the next \
-         request)",
+        "  {}, {} in {:.1} s{this_run}; referee overhead {overhead} (from a reply to the \
+         next request)",
         count(games, "game"),
         count(tally.moves, "move"),
         elapsed.as_secs_f64()

@@ -189,6 +189,7 @@ pub fn run(
     for game in &earlier[..first_game] {
         tally.add(game);
     }
+    tally.earlier = first_game;
     if first_game > 0 {
         w(
             out,
