@@ -235,12 +235,12 @@ pub fn interim_report(config: &MatchConfig, names: &[String; 2], tally: &Tally) 
                 } else {
                     "n/a".into()
                 },
-                ratio(wdl.draws as f64)
+                draw_ratio(tally)
             ));
         }
         None => lines.push(format!(
             "Elo: n/a, LOS: n/a, DrawRatio: {}",
-            ratio(wdl.draws as f64)
+            draw_ratio(tally)
         )),
     }
     lines.push(format!(
@@ -269,6 +269,27 @@ pub fn interim_report(config: &MatchConfig, names: &[String; 2], tally: &Tally) 
     }
     lines.push(rule);
     lines.join("\n")
+}
+
+/// The draw ratio as fastchess prints it: the share of game pairs that scored 1 point (two
+/// draws, or a win and a loss), then the share of drawn games; before the first pair, only
+/// the latter.
+fn draw_ratio(tally: &Tally) -> String {
+    let games = tally.wdl.games();
+    let of_games = if games == 0 {
+        "n/a".to_string()
+    } else {
+        format!("{:.2} %", 100.0 * tally.wdl.draws as f64 / games as f64)
+    };
+    let pairs = tally.pairs.pairs();
+    if pairs == 0 {
+        format!("{of_games} of games")
+    } else {
+        format!(
+            "{:.2} % of pairs, {of_games} of games",
+            100.0 * tally.pairs.0[2] as f64 / pairs as f64
+        )
+    }
 }
 
 /// The final report.
@@ -478,6 +499,11 @@ pub fn summary_json(
         "points": points,
         "score": share(points),
         "draw_ratio": share(wdl.draws as f64),
+        "pair_draw_ratio": if tally.pairs.pairs() > 0 {
+            json!(tally.pairs.0[2] as f64 / tally.pairs.pairs() as f64)
+        } else {
+            Value::Null
+        },
         "elo": elo,
         "pentanomial": tally.pairs.0,
         "sprt": sprt,
@@ -491,4 +517,63 @@ pub fn summary_json(
         "seed": config.seed,
     })
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(index: usize, points: u32) -> GameResult {
+        GameResult {
+            index,
+            points,
+            reason: if points == 1 {
+                "dead draw"
+            } else {
+                "k in a row"
+            }
+            .into(),
+            fault: None,
+            moves: 9,
+            overhead_us: 10,
+            overhead_count: 8,
+        }
+    }
+
+    #[test]
+    fn the_interim_report_has_fastchess_lines_and_the_llr_during_an_sprt() {
+        let args: Vec<String> = "--engine random --engine random --board 5x5 --games 20 \
+                                 --sprt 0 10 0.05 0.05"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        let config = super::super::args::parse(&args).expect("a match");
+        let mut tally = Tally::default();
+        // Pairs scoring 2, 1 (two draws) and 1 (a win and a loss), then a lone draw.
+        for (i, p) in [2, 2, 1, 1, 2, 0, 1].into_iter().enumerate() {
+            tally.add(&result(i, p));
+        }
+        tally.llr = Some(0.25);
+        let names = ["a".to_string(), "b".to_string()];
+        let text = interim_report(&config, &names, &tally);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "-".repeat(50));
+        assert_eq!(
+            lines[1],
+            "Results of a vs b (5x5 k=5, the empty board) after 7 of 20 games:"
+        );
+        assert!(lines[2].starts_with("Elo: +") && lines[2].ends_with("(from 3 game pairs)"));
+        assert!(
+            lines[3].ends_with("DrawRatio: 66.67 % of pairs, 42.86 % of games"),
+            "{}",
+            lines[3]
+        );
+        assert_eq!(
+            lines[4],
+            "Games: 7, Wins: 3, Losses: 1, Draws: 3, Points: 4.5 (64.29 %)"
+        );
+        assert_eq!(lines[5], "Ptnml(0-2): [0, 0, 2, 0, 1]");
+        assert_eq!(lines[6], "LLR: 0.25 (-2.94, 2.94) [0, 10] nElo");
+        assert_eq!(lines.len(), 8);
+    }
 }
