@@ -4,11 +4,11 @@
 //! end imports another (`tests/architecture.rs` checks this on every test run).
 //!
 //! ```text
-//!   uci      gomocup      referee      play      serve     front ends, side by side
-//!    |          |            |           |         |
-//!    |          |          client -------+---------+     engine processes, seats, Ctrl-C
-//!    |          |            |           |         |
-//!  protocol (parse + format, game bridge)   io   text   render      shared text and I/O
+//!   uci      gomocup      referee      play      serve    report   front ends, side by side
+//!    |          |            |           |         |        |
+//!    |          |          client -------+---------+        |   engine processes, seats, Ctrl-C
+//!    |          |            |           |         |        |
+//!  protocol (parse + format, game bridge)   io   text   render   stats      shared
 //!    |          |            |           |
 //!  engine (facade: go / stop / wait)   bench + fixture            core
 //!  search  ->  eval  ->  rules
@@ -24,11 +24,12 @@
 //!   and the bridge between its values and the rules'), [`io`] (line reader with a byte
 //!   limit, line writer that survives a closed pipe), [`text`] (excerpts, number tokens,
 //!   line errors), [`render`] (the board drawn for people), [`client`] (engine processes,
-//!   seats, faults, endings, the engine spec and Ctrl-C, for `match` and `play`).
+//!   seats, faults, endings, the engine spec and Ctrl-C, for `match` and `play`), [`stats`]
+//!   (Elo, LOS and SPRT, for `match` and `report`).
 //! - Front ends: [`uci`] (the engine's UCI-style session), [`gomocup`] (the Gomocup brain),
 //!   [`referee`] (`kinrow match`), [`play`] (`kinrow play`), [`serve`] (`kinrow serve`: the
 //!   browser board, its JSON API and live search over Server-Sent Events, one engine per
-//!   game).
+//!   game), [`report`] (`kinrow report`: a match's records as a picture).
 
 pub mod bench;
 pub mod client;
@@ -41,8 +42,10 @@ pub mod play;
 pub mod protocol;
 pub mod referee;
 pub mod render;
+pub mod report;
 pub mod rules;
 pub mod search;
 pub mod serve;
+pub mod stats;
 pub mod text;
 pub mod uci;

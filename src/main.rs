@@ -43,6 +43,15 @@ enum Sub {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// Draw a match's record (kinrow match --jsonl FILE) as an SVG picture: score and Elo
+    /// over the games with error bars, and the pentanomial distribution; see kinrow report
+    /// --help.
+    #[command(disable_help_flag = true)]
+    Report {
+        /// The report's own arguments (kinrow report --help lists them).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
     /// Play against the engine (or watch it, or another person) at the terminal; see
     /// kinrow play --help.
     #[command(disable_help_flag = true)]
@@ -113,6 +122,7 @@ fn main() -> ExitCode {
                 hash_mb: kinrow::serve::GAME_HASH_MB,
             },
         }),
+        Some(Sub::Report { args }) => kinrow::report::main(&args),
     }
 }
 
@@ -130,10 +140,11 @@ fn arguments() -> Vec<OsString> {
     help_for_raw_subcommands(args)
 }
 
-/// `kinrow help match` is `kinrow match --help` (likewise `play`): those two parse their own
-/// arguments, so only they can print their options; clap's `help` would show a stub.
+/// `kinrow help match` is `kinrow match --help` (likewise `play` and `report`): those parse
+/// their own arguments, so only they can print their options; clap's `help` would show a
+/// stub.
 fn help_for_raw_subcommands(mut args: Vec<OsString>) -> Vec<OsString> {
-    let raw = |a: &OsString| a == "match" || a == "play";
+    let raw = |a: &OsString| a == "match" || a == "play" || a == "report";
     if args.len() == 3 && args[1] == "help" && raw(&args[2]) {
         args.swap(1, 2);
         args[2] = "--help".into();

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 /// The front ends: none may import another.
-const FRONT_ENDS: &[&str] = &["uci", "gomocup", "referee", "play", "serve"];
+const FRONT_ENDS: &[&str] = &["uci", "gomocup", "referee", "play", "serve", "report"];
 
 /// What each lower module may not import (besides the front ends, which no lower module may
 /// import).
@@ -39,6 +39,13 @@ const FORBIDDEN_BELOW: &[(&str, &[&str])] = &[
     ),
     ("render", &["engine", "protocol", "io", "client", "bench"]),
     ("client", &["engine", "bench"]),
+    (
+        "stats",
+        &[
+            "rules", "eval", "search", "engine", "protocol", "io", "text", "client", "render",
+            "bench",
+        ],
+    ),
 ];
 
 /// The top-level module a source file belongs to: `src/referee/game.rs` -> `referee`.

@@ -99,12 +99,14 @@ impl Session {
 fn empty_squares(text: &str) -> Vec<String> {
     let rows: Vec<&str> = text
         .lines()
-        .filter(|l| l.len() >= 4 && l[..3].trim().parse::<u32>().is_ok())
+        // The rank takes the first two characters; the third is a space or the bracket of
+        // a last move on file a.
+        .filter(|l| l.len() >= 4 && l[..2].trim().parse::<u32>().is_ok())
         .collect();
     let last_board = &rows[rows.len().saturating_sub(3)..];
     let mut empty = Vec::new();
     for line in last_board.iter().rev() {
-        let rank = line[..3].trim();
+        let rank = line[..2].trim();
         for file in 0..3 {
             let cell = line.as_bytes().get(3 + 2 * file).copied().unwrap_or(b' ');
             if cell == b'.' {
@@ -184,9 +186,15 @@ fn a_full_game_against_the_engine_with_hint_undo_and_bad_input() {
     let over = s.say("b2");
     assert!(over.contains("the game is over: type new"), "{over}");
 
+    // Colours alternate: the engine has x in the second game, and moves first.
     let fresh = s.say("new");
-    assert!(fresh.contains("new game: x: you, o: kinrow"), "{fresh}");
-    assert_eq!(empty_squares(&fresh).len(), 9, "{fresh}");
+    assert!(
+        fresh.contains("new game: x: kinrow (depth 9), o: you"),
+        "{fresh}"
+    );
+    assert!(fresh.contains("x (kinrow) plays "), "{fresh}");
+    assert!(fresh.ends_with("o to move (you)> "), "{fresh}");
+    assert_eq!(empty_squares(&fresh).len(), 8, "{fresh}");
     let helped = s.say("help");
     assert!(
         helped.contains("undo    take back your last move"),
@@ -194,7 +202,60 @@ fn a_full_game_against_the_engine_with_hint_undo_and_bad_input() {
     );
     let (rest, code) = s.finish();
     assert_eq!(code, Some(0), "{rest}");
+    // Scores keep the first game's order, whatever the colours.
     assert!(rest.contains("final score: you 0, kinrow "), "{rest}");
+    assert!(rest.contains("scoreboard after 1 game:"), "{rest}");
+    assert!(
+        rest.contains("  player  wins  draws  losses  points  score\n  you        0"),
+        "{rest}"
+    );
+}
+
+/// The hint engine plays the game on the board: its size, k and the moves made, whoever
+/// sits at the board (here nobody is an engine, so the hint engine is one of its own).
+#[test]
+fn hints_answer_for_the_game_on_the_board() {
+    // 4x4, three in a row: x has a1 and b1; c1 wins at once (on the engine's default 3x3
+    // board d4 and d3 do not even exist).
+    let mut s = Session::start(&[
+        "--board", "4x4k3", "--x", "human", "--o", "human", "--depth", "3",
+    ]);
+    s.until_prompt();
+    for square in ["a1", "d4", "b1", "d3"] {
+        s.say(square);
+    }
+    let hint = s.say("hint");
+    assert!(
+        hint.contains("hint for x: c1; you can win in 1 move"),
+        "{hint}"
+    );
+    let (_, code) = s.finish();
+    assert_eq!(code, Some(0));
+
+    // 15x15 against the random player: the hint is an empty square of the 15x15 board.
+    let mut s = Session::start(&[
+        "--board", "15x15", "--o", "random", "--depth", "2", "--seed", "1",
+    ]);
+    s.until_prompt();
+    let after = s.say("h8");
+    let reply = after
+        .lines()
+        .find_map(|l| l.strip_prefix("o (random) plays "))
+        .unwrap_or_else(|| panic!("no random move in {after}"))
+        .trim()
+        .to_string();
+    let hint = s.say("hint");
+    let square = hint
+        .lines()
+        .find_map(|l| l.strip_prefix("hint for x: "))
+        .and_then(|l| l.split(';').next())
+        .unwrap_or_else(|| panic!("no hint in {hint}"))
+        .to_string();
+    assert!(square != "h8" && square != reply, "{hint}");
+    let played = s.say(&square);
+    assert!(played.contains("o (random) plays "), "{played}");
+    let (_, code) = s.finish();
+    assert_eq!(code, Some(0));
 }
 
 #[test]
@@ -276,6 +337,20 @@ fn watching_the_engine_play_the_random_player() {
     assert!(r.stdout.contains("o (random) plays "), "{}", r.stdout);
     assert!(!r.stdout.contains("(random) wins"), "{}", r.stdout);
     assert!(r.stdout.contains("final score: kinrow "), "{}", r.stdout);
+    // Colours alternate between games, as in a match.
+    assert!(
+        r.stdout
+            .contains("new game: x: random, o: kinrow (depth 9)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("scoreboard after 3 games:"),
+        "{}",
+        r.stdout
+    );
+    // Piped output is plain text: no escape codes, no pause.
+    assert!(!r.stdout.contains('\x1b'), "{}", r.stdout);
 }
 
 /// The largest board in the terminal: files to t, two-digit ranks lined up, a whole game.
@@ -318,6 +393,7 @@ fn options_help_and_errors() {
         "--engine",
         "--games",
         "--delay",
+        "--keep-colours",
         "--seed",
         "--no-adjudication",
         "hint",

@@ -64,13 +64,26 @@ fn the_engine_never_loses_to_random_on_3x3_and_5x5() {
             assert_eq!(engine_colour == "x", g.game % 2 == 1, "{g:?}");
         }
         assert_contains(&r.stdout, &["  random: 0 wins", "match completed"]);
-        // One progress line per game, in order.
-        for n in 1..=games_played.len() {
+        // A line as each game starts and one as it is counted, in order, x first.
+        let finished: Vec<&str> = r
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("Finished game "))
+            .collect();
+        assert_eq!(finished.len(), games_played.len(), "{}", r.stdout);
+        for (n, line) in (1..).zip(&finished) {
+            let g = &games_played[n - 1];
+            let prefix = format!("Finished game {n} ({} vs {}): {} {{", g.x, g.o, g.result);
+            assert!(line.starts_with(&prefix), "{line} for {g:?}");
             assert!(
-                r.stdout.contains(&format!("game {n}/{games}: ")),
-                "no line for game {n}"
+                r.stdout
+                    .contains(&format!("Started game {n} of {games} ({} vs {})", g.x, g.o)),
+                "no start of game {n}"
             );
         }
+        // The report every 10 games (by default), before the last.
+        let reports = r.stdout.matches("Results of kinrow vs random").count();
+        assert_eq!(reports, games_played.len() / 10 - 1, "{}", r.stdout);
     }
 }
 
@@ -287,7 +300,7 @@ fn an_sprt_stops_a_decided_match() {
             "H1 accepted: kinrow is stronger by at least 50 nElo",
         ],
     );
-    assert!(!r.stdout.contains("game 2000/2000"), "{}", r.stdout);
+    assert!(!r.stdout.contains("Finished game 2000 "), "{}", r.stdout);
 }
 
 #[test]
@@ -315,7 +328,7 @@ fn exit_statuses_and_messages() {
     assert_eq!(r.code, Some(0));
     let flags = "--engine cmd= arg= name= option. --depth --nodes --movetime --tc --time-margin \
                  --timeout --board --games --openings --no-adjudication --concurrency --seed \
-                 --sprt --sprt-model --jsonl --sgf --logs";
+                 --sprt --sprt-model --jsonl --sgf --logs --json --resume --report-every";
     for flag in flags.split_whitespace() {
         assert!(r.stdout.contains(flag), "--help does not explain {flag}");
     }
@@ -325,7 +338,10 @@ fn exit_statuses_and_messages() {
     );
     assert_contains(
         &failed("random", "random", "--sprt 0 10 --games 4", 2),
-        &["4 values required for '--sprt <ELO0> <ELO1> <ALPHA> <BETA>' but 2 were provided"],
+        &[
+            "--sprt needs four values, ELO0 ELO1 ALPHA BETA (e.g. --sprt 0 10 0.05 0.05); got 2 \
+           (ELO0 0, ELO1 10): ALPHA and BETA are missing",
+        ],
     );
     assert_contains(
         &failed("random", "random", "--engin random", 2),
@@ -620,4 +636,235 @@ fn a_pair_without_a_random_opening_starts_from_the_empty_board() {
         "5",
     ]);
     assert!(r.stdout.contains("1000 games"), "{}", r.stdout);
+}
+
+/// A match stopped after some games and run again with its state file goes on where it
+/// stopped: the same openings, colours and moves as an uninterrupted match, the records
+/// appended, the same totals. Its `--json` summary and SGF move comments come along.
+#[test]
+fn a_stopped_match_resumes_where_it_stopped() {
+    let dir = scratch("resume");
+    let flags = |jsonl: &str| {
+        format!(
+            "--board 5x4k4 --depth 2 --games 10 --openings random=2 --seed 7 --report-every 4 \
+             --jsonl {}",
+            dir.join(jsonl).display()
+        )
+    };
+    let seeded = engine("option.Seed=1");
+    let whole = versus_random("option.Seed=1", &flags("whole.jsonl"));
+    let state = dir.join("match.state");
+    let json = dir.join("summary.json");
+    let sgf = dir.join("games.sgf");
+    let first = versus_random(
+        "option.Seed=1",
+        &format!(
+            "{} --resume {} --json {} --sgf {}",
+            flags("part.jsonl"),
+            state.display(),
+            json.display(),
+            sgf.display()
+        ),
+    );
+    let totals = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("  ") && !l.contains("referee overhead"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(totals(&whole.stdout), totals(&first.stdout));
+
+    // As if it had stopped after game 4 with game 5 half written: the state keeps its
+    // first line and four games, the records four games.
+    let text = std::fs::read_to_string(&state).expect("the state file");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 11, "{text}");
+    std::fs::write(&state, lines[..5].join("\n") + "\n" + &lines[5][..9]).expect("cut");
+    let part = dir.join("part.jsonl");
+    let records = std::fs::read_to_string(&part).expect("records");
+    let kept: Vec<&str> = records.lines().take(4).collect();
+    std::fs::write(&part, kept.join("\n") + "\n").expect("cut");
+
+    // The state file alone names the match.
+    let args = ["match", "--resume", state.to_str().expect("a path")];
+    let resumed = run(&args, MATCH_LIMIT);
+    assert_eq!(
+        resumed.code,
+        Some(0),
+        "{}{}",
+        resumed.stdout,
+        resumed.stderr
+    );
+    assert_contains(
+        &resumed.stdout,
+        &[
+            "resumed: 4 of 10 games already played",
+            "Started game 5 of 10",
+        ],
+    );
+    assert!(
+        !resumed.stdout.contains("Started game 4 "),
+        "{}",
+        resumed.stdout
+    );
+    assert_eq!(totals(&whole.stdout), totals(&resumed.stdout));
+    let games = |name: &str| {
+        read_jsonl(&dir.join(name))
+            .into_iter()
+            .map(|g| (g.game, g.x, g.opening, g.moves, g.result))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(games("whole.jsonl"), games("part.jsonl"));
+
+    // Other arguments with the same state file are refused.
+    let other = run(
+        &[
+            "match",
+            "--engine",
+            &seeded,
+            "--engine",
+            "random",
+            "--depth",
+            "3",
+            "--resume",
+            state.to_str().expect("a path"),
+        ],
+        MATCH_LIMIT,
+    );
+    assert_eq!(other.code, Some(2), "{}", other.stderr);
+    assert!(
+        other.stderr.contains("was started with other arguments"),
+        "{}",
+        other.stderr
+    );
+
+    // The summary as JSON, read by Python's parser.
+    let check = Command::new("python3")
+        .args([
+            "-c",
+            "import json,sys; s=json.load(open(sys.argv[1])); \
+             assert s['games'] == 10 and s['wins'] + s['draws'] + s['losses'] == 10; \
+             assert sum(s['pentanomial']) == 5 and s['status'] == 'completed'; \
+             assert s['players'] == ['kinrow', 'random'] and 0 <= s['score'] <= 1; \
+             print(s['wins'], s['draws'], s['losses'])",
+        ])
+        .arg(&json)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let wdl = String::from_utf8_lossy(&check.stdout).trim().to_string();
+    let [w, d, l]: [&str; 3] = wdl
+        .split(' ')
+        .collect::<Vec<_>>()
+        .try_into()
+        .expect("three numbers");
+    assert_contains(
+        &first.stdout,
+        &[&format!("  kinrow: {w} wins, {d} draws, {l} losses")],
+    );
+    // Every move in the SGF has its time, the engine's with score and depth.
+    let sgf_text = std::fs::read_to_string(&sgf).expect("the SGF");
+    for tree in read_sgf(&sgf_text) {
+        // The root, then the two opening moves (the second says so), then the game's.
+        for node in &tree[3..] {
+            let comment = node
+                .iter()
+                .find(|(k, _)| k == "C")
+                .map(|(_, v)| v[0].clone())
+                .unwrap_or_default();
+            let (head, time) = comment.rsplit_once(' ').unwrap_or(("", &comment));
+            assert!(time.ends_with('s') && time.contains('.'), "{comment}");
+            if !head.is_empty() {
+                assert!(head.ends_with("/2") || head.ends_with("/1"), "{comment}");
+            }
+        }
+    }
+    assert!(sgf_text.contains("/2 0."), "{sgf_text}");
+    // The interim report, every 4 games, with what fastchess shows.
+    assert_contains(
+        &first.stdout,
+        &[
+            "Results of kinrow vs random (5x4 k=4, 2 random plies) after 4 of 10 games:",
+            "LOS: ",
+            "DrawRatio: ",
+            "Ptnml(0-2): [",
+        ],
+    );
+}
+
+/// `kinrow report` draws a match's record as SVG: well-formed (read by Python's XML
+/// parser), with the players, the totals the match printed and the pentanomial counts.
+#[test]
+fn a_record_becomes_a_picture() {
+    let dir = scratch("report");
+    let jsonl = dir.join("games.jsonl");
+    let r = versus_random(
+        "option.Seed=1",
+        &format!(
+            "--board 5x5 --depth 2 --games 12 --seed 3 --jsonl {}",
+            jsonl.display()
+        ),
+    );
+    let svg = dir.join("picture.svg");
+    let made = run(
+        &[
+            "report",
+            jsonl.to_str().expect("a path"),
+            "--out",
+            svg.to_str().expect("a path"),
+        ],
+        MATCH_LIMIT,
+    );
+    assert_eq!(made.code, Some(0), "{}{}", made.stdout, made.stderr);
+    assert_contains(&made.stdout, &["kinrow vs random, 12 games"]);
+    let check = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, xml.etree.ElementTree as ET; root = ET.parse(sys.argv[1]).getroot(); \
+             ns = '{http://www.w3.org/2000/svg}'; assert root.tag == ns + 'svg'; \
+             print(len(root.findall(ns + 'circle'))); \
+             print('\\n'.join(t.text or '' for t in root.iter(ns + 'text')))",
+        ])
+        .arg(&svg)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let texts = String::from_utf8_lossy(&check.stdout).into_owned();
+    // An error bar's dot per game in each of the two charts.
+    assert_eq!(texts.lines().next(), Some("24"), "{texts}");
+    assert_contains(
+        &texts,
+        &[
+            "kinrow vs random: 12 games on 5x5 k=5",
+            "Elo difference (kinrow - random), 95% interval",
+            "pentanomial: 6 game pairs by kinrow's points",
+        ],
+    );
+    // The totals are those the match printed.
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("  kinrow: "))
+        .expect("the totals");
+    let wins = line.split_whitespace().nth(1).expect("wins");
+    assert!(
+        texts.contains(&format!("({wins} wins, ")),
+        "{texts}\n{line}"
+    );
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "{\"game\":1}\n").expect("a file");
+    let failed = run(&["report", bad.to_str().expect("a path")], MATCH_LIMIT);
+    assert_eq!(failed.code, Some(1));
+    assert_contains(
+        &failed.stderr,
+        &["bad.jsonl: line 1: no \"x\" text: not a game record of kinrow match"],
+    );
 }

@@ -561,7 +561,8 @@ fn malformed_commands() {
         ("ponderhit", "unknown command 'ponderhit'"),
         ("register later", "unknown command 'register'"),
         ("debug maybe", "debug: expected 'on' or 'off', got 'maybe'"),
-        ("d", "unknown command 'd'"),
+        ("d board", "d: expected end of line, got 'board'"),
+        ("D", "unknown command 'D'"),
         ("'isready'", "unknown command ''isready''"),
         ("\"uci\"", "unknown command '\"uci\"'"),
     ] {

@@ -36,11 +36,14 @@ impl Proc {
                 }
             }
         });
-        Proc {
+        let mut proc = Proc {
             stdin: child.stdin.take(),
             child,
             lines: rx,
-        }
+        };
+        let first = proc.recv();
+        assert!(first.starts_with("kinrow "), "the greeting: {first}");
+        proc
     }
 
     fn send(&mut self, text: &str) {
@@ -139,6 +142,7 @@ fn a_closed_output_never_panics_in_any_subcommand() {
     closed_output(&["solve"], "");
     closed_output(&["gomocup"], "ABOUT\nSTART 15\nBEGIN\n");
     closed_output(&[], "uci\nisready\n");
+    closed_output(&["report", "--help"], "");
 }
 
 /// `kinrow <args>` with both stdout and stderr closed, as in `kinrow match ... 2>&1 | head
@@ -156,7 +160,7 @@ fn closed_output_and_errors(args: &[&str], input: &str) {
 }
 
 #[test]
-fn closed_output_and_errors_never_panic_in_match_and_play() {
+fn closed_output_and_errors_never_panic_in_match_play_and_report() {
     closed_output_and_errors(
         &[
             "match",
@@ -177,6 +181,7 @@ fn closed_output_and_errors_never_panic_in_match_and_play() {
     closed_output_and_errors(&["play", "--depth", "2"], "a1\nquit\n");
     closed_output_and_errors(&["play", "--x", "random", "--o", "random"], "");
     closed_output_and_errors(&["play", "--board", "99x99"], "");
+    closed_output_and_errors(&["report", "/no/such/record.jsonl"], "");
 }
 
 /// A legal square on a `columns` x `rows` board, not among `taken`.

@@ -21,8 +21,13 @@ around the board) or as a row and a column (3 3: row 3, column 3), or a command:
   help    this list
   quit    leave (so does end of input); the final score is printed
 
-After every move the board is drawn with the last move in brackets; the score across games
-is printed after each game. Ctrl-C leaves at once, engines closed.";
+After every move the board is drawn with the last move in brackets (on a terminal, redrawn
+in place, in colour unless NO_COLOR is set); the score across games is printed after each
+game, and a scoreboard at the end. Ctrl-C leaves at once, engines closed.";
+
+/// The pause after each computer move when nobody plays and the output is a terminal, so
+/// that a person can follow the game.
+pub const WATCH_DELAY_MS: u64 = 500;
 
 /// The engine's time per move when neither `--depth` nor `--movetime` is given: enough to
 /// play 3x3 perfectly.
@@ -61,27 +66,33 @@ pub struct PlayArgs {
     )]
     pub rule: Rule,
 
-    /// Who plays x, who moves first: human, engine or random
+    /// Who plays x in the first game (x moves first): human, engine or
+    /// random [default: human; at a terminal, against a computer, the
+    /// game asks whether you want to move first]
     #[arg(
         verbatim_doc_comment,
         long = "x",
         value_name = "WHO",
         value_enum,
-        hide_possible_values = true,
-        default_value = "human"
+        hide_possible_values = true
     )]
-    pub x: Who,
+    pub x: Option<Who>,
 
-    /// Who plays o (--x engine --o human lets the engine start)
+    /// Who plays o in the first game [default: engine]
+    /// (--x engine --o human lets the engine start)
     #[arg(
         verbatim_doc_comment,
         long = "o",
         value_name = "WHO",
         value_enum,
-        hide_possible_values = true,
-        default_value = "engine"
+        hide_possible_values = true
     )]
-    pub o: Who,
+    pub o: Option<Who>,
+
+    /// Keep the colours: by default the players swap x and o after
+    /// every game, as in a match
+    #[arg(verbatim_doc_comment, long)]
+    pub keep_colours: bool,
 
     /// The engine's strength: search depth per move
     #[arg(verbatim_doc_comment, long, value_name = "N")]
@@ -101,9 +112,10 @@ pub struct PlayArgs {
     #[arg(verbatim_doc_comment, long, value_name = "N", default_value = "1")]
     pub games: Positive<usize>,
 
-    /// Pause after each computer move, to follow a game
-    #[arg(verbatim_doc_comment, long, value_name = "MS", default_value_t = 0)]
-    pub delay: u64,
+    /// Pause after each computer move, to follow a game [default:
+    /// 500 when nobody plays and the output is a terminal, else 0]
+    #[arg(verbatim_doc_comment, long, value_name = "MS")]
+    pub delay: Option<u64>,
 
     /// The random player's seed (default: drawn at random)
     #[arg(verbatim_doc_comment, long, value_name = "S")]
@@ -140,16 +152,22 @@ fn engine_only(text: &str) -> Result<EngineSpec, EngineArgError> {
 pub struct PlayConfig {
     /// The board.
     pub geometry: Geometry,
-    /// Who plays x and o.
+    /// Who plays x and o in the first game.
     pub sides: [Who; 2],
+    /// Whether the sides were chosen on the command line (if not, a person at a terminal
+    /// is asked whether to move first).
+    pub sides_given: bool,
+    /// Whether the players swap colours after every game.
+    pub alternate: bool,
     /// The engine's limit per move.
     pub limit: Limit,
     /// The engine, with that limit.
     pub engine: EngineSpec,
     /// Games to watch when nobody plays.
     pub games: usize,
-    /// Pause after computer moves.
-    pub delay: Duration,
+    /// Pause after computer moves; `None` for the default, which depends on the output
+    /// (see [`WATCH_DELAY_MS`]).
+    pub delay: Option<Duration>,
     /// The random player's seed.
     pub seed: u64,
     /// Whether dead draws end the game.
@@ -179,12 +197,14 @@ impl PlayArgs {
         PlayConfig {
             // `parse` has checked that the board takes the rule.
             geometry: self.board.with_rule(self.rule).unwrap_or(self.board),
-            sides: [self.x, self.o],
+            sides: [self.x.unwrap_or(Who::Human), self.o.unwrap_or(Who::Engine)],
+            sides_given: self.x.is_some() || self.o.is_some(),
+            alternate: !self.keep_colours,
             limit,
             // The strength flags are the engine's, whatever its spec says.
             engine: EngineSpec { limit, ..engine },
             games: self.games.0,
-            delay: Duration::from_millis(self.delay),
+            delay: self.delay.map(Duration::from_millis),
             seed: self.seed.unwrap_or_else(rand::random),
             adjudicate: !self.no_adjudication,
         }
@@ -247,6 +267,11 @@ mod tests {
         assert_eq!(c.limit.movetime_ms, Some(1000));
         assert_eq!(c.sides, [Who::Human, Who::Engine]);
         assert!(c.adjudicate);
+        assert!(c.alternate && !c.sides_given && c.delay.is_none());
+        let c = parse(&args("--o human --keep-colours --delay 0"), engine()).unwrap();
+        assert_eq!(c.sides, [Who::Human, Who::Human]);
+        assert!(!c.alternate && c.sides_given);
+        assert_eq!(c.delay, Some(Duration::ZERO));
         let c = parse(&args("--x you --o computer --seed 3 --delay 0"), engine()).unwrap();
         assert_eq!((c.sides, c.seed), ([Who::Human, Who::Engine], 3));
         let c = parse(

@@ -46,6 +46,11 @@ impl Engines {
         }
     }
 
+    /// The players change colours: the engine that played x plays o, and the other way.
+    pub fn swap_sides(&mut self) {
+        self.seats.swap(0, 1);
+    }
+
     /// How long an engine may take before it counts as stalled.
     fn timeout(&self) -> Duration {
         Duration::from_millis(self.spec.limit.movetime_ms.unwrap_or(0)) + PATIENCE
@@ -67,10 +72,11 @@ impl Engines {
         Ok(())
     }
 
-    /// Tells the engines at the table that a new game begins.
+    /// Tells the engines at the table (and the hint engine, if started) that a new game
+    /// begins.
     pub fn new_game(&mut self) -> Result<(), Stop> {
         let (geometry, timeout) = (self.geometry, self.timeout());
-        for seat in self.seats.iter_mut().flatten() {
+        for seat in self.seats.iter_mut().flatten().chain(&mut self.hint_seat) {
             match seat.new_game(geometry, timeout, &self.cancel) {
                 Ok(()) => {}
                 Err(NoMove::Cancelled) => return Err(Stop::Interrupted),
@@ -113,6 +119,14 @@ impl Engines {
             let mut seat = Seat::new(&self.spec, "hint".into(), None);
             seat.start(self.timeout(), &self.cancel)
                 .map_err(|e| Stop::Failed(PlayError::Start(e)))?;
+            // A fresh engine plays its default game (3x3): it must be told the board and the
+            // rule before it is asked about this one, as the engines of the sides are at
+            // every new game.
+            match seat.new_game(self.geometry, self.timeout(), &self.cancel) {
+                Ok(()) => {}
+                Err(NoMove::Cancelled) => return Err(Stop::Interrupted),
+                Err(NoMove::Fault(fault)) => return Ok(Err(fault)),
+            }
             self.hint_seat = Some(seat);
         }
         self.ask(None, position, moves)

@@ -21,6 +21,7 @@ pub mod terminal;
 pub use input::{Entry, EntryError, parse_entry};
 
 use crate::client::{EngineCommand, interrupt};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 /// Runs `kinrow play` with the arguments after `play`; returns the exit status.
@@ -47,6 +48,10 @@ pub fn main(args: &[String]) -> ExitCode {
         }
     };
     interrupt::install();
-    let terminal = terminal::Terminal::new(terminal::spawn_reader(), std::io::stdout().lock());
+    // A terminal that cannot move its cursor (TERM=dumb, as in Emacs shells) gets plain text.
+    let screen =
+        std::io::stdout().is_terminal() && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
+    let terminal =
+        terminal::Terminal::new(terminal::spawn_reader(), std::io::stdout().lock(), screen);
     session::Session::new(config, terminal).run()
 }

@@ -1,7 +1,7 @@
-//! One sitting at the terminal: games in turn, what people type, the computer's moves, undo,
-//! hints and the score across games.
+//! One sitting at the terminal: games in turn (the players swapping colours between games),
+//! what people type, the computer's moves, undo, hints and the score across games.
 
-use super::args::{PROMPT_HELP, PlayConfig, Who};
+use super::args::{PROMPT_HELP, PlayConfig, WATCH_DELAY_MS, Who};
 use super::engines::Engines;
 use super::input::Entry;
 use super::terminal::{Terminal, opinion};
@@ -11,6 +11,7 @@ use std::fmt;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What ends a sitting early.
 #[derive(Debug, thiserror::Error)]
@@ -41,6 +42,10 @@ pub enum Stop {
 }
 
 /// The state of the terminal session.
+///
+/// What is kept per side (`config.sides`, `names`, `score`, the engines' seats) belongs to
+/// the player who has that side in the current game: when the players swap colours, all of
+/// it is swapped together.
 pub struct Session<W: Write> {
     config: PlayConfig,
     tables: Arc<Tables>,
@@ -55,6 +60,11 @@ pub struct Session<W: Write> {
     score: [u32; 2],
     draws: u32,
     games_played: usize,
+    /// Whether the player who had x in the first game has o now (scores are listed in the
+    /// first game's order whatever the colours).
+    swapped: bool,
+    /// The pause after each computer move.
+    delay: Duration,
 }
 
 /// The names of the two sides: `you` against `kinrow`, `player 1` and `player 2`...
@@ -85,6 +95,12 @@ impl<W: Write> Session<W> {
     pub fn new(config: PlayConfig, terminal: Terminal<W>) -> Session<W> {
         let tables = Tables::new(config.geometry);
         let names = side_names(&config);
+        let watching = !config.sides.contains(&Who::Human);
+        let delay = config.delay.unwrap_or(if watching && terminal.is_screen() {
+            Duration::from_millis(WATCH_DELAY_MS)
+        } else {
+            Duration::ZERO
+        });
         Session {
             engines: Engines::new(&config, &names),
             position: Position::new(Arc::clone(&tables)),
@@ -96,6 +112,8 @@ impl<W: Write> Session<W> {
             score: [0, 0],
             draws: 0,
             games_played: 0,
+            swapped: false,
+            delay,
             config,
         }
     }
@@ -105,8 +123,64 @@ impl<W: Write> Session<W> {
     }
 
     fn draw(&mut self) -> Result<(), Stop> {
+        let header = self.header();
         self.terminal
-            .draw(&self.position, self.moves.last().copied())
+            .draw(&self.position, self.moves.last().copied(), &header)
+    }
+
+    /// The line above the board on a terminal: the game, who plays what, the score.
+    fn header(&self) -> String {
+        let g = self.config.geometry;
+        let number = self.games_played + usize::from(self.ending.is_none());
+        let of = if self.humans() == 0 {
+            format!(" of {}", self.config.games)
+        } else {
+            String::new()
+        };
+        format!(
+            // Short enough for an 80-column terminal in the usual cases.
+            "game {number}{of}, {}x{} k={} | {}, {} | {}",
+            g.columns(),
+            g.rows(),
+            g.k(),
+            self.describe_side(Player::X),
+            self.describe_side(Player::O),
+            self.score_line()
+        )
+    }
+
+    /// The players change colours: everything kept per side changes sides.
+    fn swap_colours(&mut self) {
+        self.config.sides.swap(0, 1);
+        self.names.swap(0, 1);
+        self.score.swap(0, 1);
+        self.engines.swap_sides();
+        self.swapped = !self.swapped;
+    }
+
+    /// A person at a terminal playing a computer, with the sides left to their defaults,
+    /// chooses who moves first.
+    fn choose_first(&mut self) -> Result<(), Stop> {
+        let against_computer = self.humans() == 1;
+        if self.config.sides_given || !against_computer || !self.terminal.is_interactive() {
+            return Ok(());
+        }
+        loop {
+            let answer = self
+                .terminal
+                .ask("kinrow play: do you want to move first (x)? [Y/n]")?;
+            match answer.trim().to_ascii_lowercase().as_str() {
+                "" | "y" | "yes" => return Ok(()),
+                "n" | "no" => {
+                    self.swap_colours();
+                    // The order of the first game is the order of the scores.
+                    self.swapped = false;
+                    return Ok(());
+                }
+                "q" | "quit" | "exit" => return Err(Stop::Quit),
+                _ => self.say("type y to move first (x), n to let the computer start")?,
+            }
+        }
     }
 
     fn humans(&self) -> usize {
@@ -121,18 +195,22 @@ impl<W: Write> Session<W> {
     /// score, closes the engines and returns the exit status.
     pub fn run(mut self) -> ExitCode {
         let result = self.games();
-        let farewell = self.score_line();
+        let farewell = format!("final {}", self.score_line());
+        let farewell = std::iter::once(farewell)
+            .chain(self.scoreboard())
+            .collect::<Vec<_>>()
+            .join("\n");
         let status = match result {
             Ok(()) | Err(Stop::Quit) => {
-                let _ = self.say(format!("final {farewell}"));
+                let _ = self.say(farewell);
                 ExitCode::SUCCESS
             }
             Err(Stop::Interrupted) => {
-                let _ = self.say(format!("\ninterrupted; final {farewell}"));
+                let _ = self.say(format!("\ninterrupted; {farewell}"));
                 ExitCode::from(130)
             }
             Err(Stop::Failed(why)) => {
-                let _ = self.say(format!("final {farewell}"));
+                let _ = self.say(farewell);
                 crate::io::complain(format_args!("kinrow play: {why}"));
                 ExitCode::from(1)
             }
@@ -152,6 +230,7 @@ impl<W: Write> Session<W> {
 
     fn games(&mut self) -> Result<(), Stop> {
         let g = self.config.geometry;
+        self.choose_first()?;
         self.say(format!(
             "kinrow play: {}x{}, {} in a row wins. {}, {}.{}",
             g.columns(),
@@ -195,6 +274,11 @@ impl<W: Write> Session<W> {
     }
 
     fn new_game(&mut self) -> Result<(), Stop> {
+        // Colours alternate from the second game on, as in a match; a game that was begun
+        // counts, even if it was left unfinished for a new one.
+        if self.config.alternate && (self.games_played > 0 || !self.moves.is_empty()) {
+            self.swap_colours();
+        }
         self.position = Position::new(Arc::clone(&self.tables));
         self.moves.clear();
         self.ending = None;
@@ -271,8 +355,10 @@ impl<W: Write> Session<W> {
         );
         self.say(text)?;
         self.moved(square)?;
-        if !self.config.delay.is_zero() {
-            std::thread::sleep(self.config.delay);
+        if !self.delay.is_zero() {
+            // A finished game stays on the screen a little longer before the next one.
+            let factor = if self.ending.is_some() { 4 } else { 1 };
+            std::thread::sleep(self.delay * factor);
         }
         Ok(())
     }
@@ -314,11 +400,45 @@ impl<W: Write> Session<W> {
         self.say(line)
     }
 
+    /// The sides in the first game's order (the order scores are listed in).
+    fn listed(&self) -> [usize; 2] {
+        if self.swapped { [1, 0] } else { [0, 1] }
+    }
+
     fn score_line(&self) -> String {
+        let [a, b] = self.listed();
         format!(
             "score: {} {}, {} {}, draws {}",
-            self.names[0], self.score[0], self.names[1], self.score[1], self.draws
+            self.names[a], self.score[a], self.names[b], self.score[b], self.draws
         )
+    }
+
+    /// The scoreboard at the end: each player's wins, draws, losses and points (a win 1, a
+    /// draw 1/2), in the first game's order; nothing if no game was finished.
+    fn scoreboard(&self) -> Vec<String> {
+        let games = self.games_played;
+        if games == 0 {
+            return Vec::new();
+        }
+        let width = self.names.iter().map(String::len).max().unwrap_or(0).max(6);
+        let mut lines = vec![
+            format!(
+                "scoreboard after {games} game{}:",
+                if games == 1 { "" } else { "s" }
+            ),
+            format!("  {:<width$}  wins  draws  losses  points  score", "player"),
+        ];
+        for i in self.listed() {
+            let (wins, losses) = (self.score[i], self.score[1 - i]);
+            let points = f64::from(wins) + f64::from(self.draws) / 2.0;
+            lines.push(format!(
+                "  {:<width$}  {wins:>4}  {:>5}  {losses:>6}  {points:>6.1}  {:>4.0}%",
+                self.names[i],
+                self.draws,
+                100.0 * points / games as f64
+            ));
+        }
+        lines
     }
 
     /// Takes back moves up to and including the last one a person made (one move when two
@@ -363,6 +483,14 @@ impl<W: Write> Session<W> {
         let Some(square) = reply.square.and_then(|s| geometry.square(s.file, s.rank)) else {
             return self.say("no hint: the engine suggested no move on this board");
         };
+        // An engine (another program, say) may still be wrong about the game: its advice is
+        // checked like its moves.
+        if let Err(e) = self.position.clone().play(square) {
+            return self.say(format!(
+                "no hint: the engine suggested {}, which cannot be played: {e}",
+                geometry.name(square)
+            ));
+        }
         let depth = reply
             .info
             .as_ref()
@@ -374,5 +502,105 @@ impl<W: Write> Session<W> {
             side.letter(),
             geometry.name(square)
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::{EngineCommand, EngineSpec, Limit, PlayerKind};
+    use crate::rules::Geometry;
+    use std::sync::mpsc::channel;
+
+    fn watching(games: usize, alternate: bool) -> PlayConfig {
+        let engine = EngineSpec {
+            name: None,
+            kind: PlayerKind::Engine {
+                command: EngineCommand {
+                    program: "unused".into(),
+                    args: Vec::new(),
+                },
+                options: Vec::new(),
+            },
+            limit: Limit::default(),
+        };
+        PlayConfig {
+            geometry: Geometry::default(),
+            sides: [Who::Random, Who::Random],
+            sides_given: true,
+            alternate,
+            limit: Limit::default(),
+            engine,
+            games,
+            delay: None,
+            seed: 7,
+            adjudicate: true,
+        }
+    }
+
+    /// The output of watching `config` to the end, on a terminal (`screen`) or not.
+    fn watch(config: PlayConfig, screen: bool) -> String {
+        let (_tx, rx) = channel();
+        let mut out = Vec::new();
+        let mut session = Session::new(config, Terminal::new(rx, &mut out, screen));
+        // Nobody plays, so a terminal would pace the game: not here.
+        session.delay = Duration::ZERO;
+        assert_eq!(session.run(), ExitCode::SUCCESS);
+        String::from_utf8(out).expect("text")
+    }
+
+    #[test]
+    fn a_terminal_gets_the_board_redrawn_in_place_in_colour_under_a_scoreboard() {
+        let text = watch(watching(2, true), true);
+        let boards = text.matches("\x1b[H\x1b[2J").count();
+        assert!(boards >= 2 * 5, "a redraw per move: {text}");
+        assert!(
+            text.contains(
+                "game 1 of 2, 3x3 k=3 | x: random 1, o: random 2 | score: random 1 0, random 2 0, draws 0"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("game 2 of 2, 3x3 k=3 | x: random 2, o: random 1 |"),
+            "{text}"
+        );
+        assert!(text.contains("\x1b[1;91;7mx\x1b[0m"), "{text}");
+        assert!(text.contains("scoreboard after 2 games:"), "{text}");
+    }
+
+    #[test]
+    fn plain_output_keeps_colours_when_asked_and_has_no_escape_codes() {
+        let text = watch(watching(2, false), false);
+        assert!(!text.contains('\x1b'), "{text}");
+        assert_eq!(
+            text.matches("new game: x: random 1, o: random 2").count(),
+            2
+        );
+        assert!(text.contains("scoreboard after 2 games:"), "{text}");
+    }
+
+    #[test]
+    fn the_scoreboard_counts_points_per_player_in_the_first_game_order() {
+        let (_tx, rx) = channel();
+        let mut session = Session::new(watching(3, true), Terminal::new(rx, Vec::new(), false));
+        session.score = [2, 0];
+        session.draws = 1;
+        session.games_played = 3;
+        session.swap_colours();
+        // random 1 has o now; its two wins are still its own, and listed first.
+        assert_eq!(session.names[1], "random 1");
+        assert_eq!(
+            session.score_line(),
+            "score: random 1 2, random 2 0, draws 1"
+        );
+        assert_eq!(
+            session.scoreboard(),
+            [
+                "scoreboard after 3 games:",
+                "  player    wins  draws  losses  points  score",
+                "  random 1     2      1       0     2.5    83%",
+                "  random 2     0      1       2     0.5    17%",
+            ]
+        );
     }
 }

@@ -1,5 +1,9 @@
 //! The terminal side of the game: lines read from stdin on their own thread, text and the
 //! board written to stdout, prompts, and a score put into words.
+//!
+//! Written to a terminal, the board is redrawn in place (the screen cleared, the scoreboard
+//! on top, the board in colour, then what was said since the board before); written
+//! anywhere else, it is plain text, one board after another, for scripts and logs.
 
 use super::input::{Entry, parse_entry};
 use super::session::{PlayError, Stop};
@@ -32,6 +36,21 @@ pub fn spawn_reader() -> Receiver<String> {
     rx
 }
 
+/// How many lines said since the last board a redraw repeats under it, at most.
+const RECENT_LINES: usize = 12;
+
+/// Clears the screen and puts the cursor at its top left (ANSI).
+const CLEAR: &str = "\x1b[H\x1b[2J";
+
+/// A terminal's screen: the board redrawn in place.
+struct Screen {
+    /// Whether the board is drawn in colour (not when `NO_COLOR` is set).
+    colour: bool,
+    /// What was said since the last board or prompt, repeated under the next board so that
+    /// clearing the screen loses nothing new.
+    recent: Vec<String>,
+}
+
 /// Where the game talks to the person: input lines and the output stream.
 pub struct Terminal<W: Write> {
     lines: Receiver<String>,
@@ -39,29 +58,84 @@ pub struct Terminal<W: Write> {
     /// Piped input is not echoed by a terminal: it is echoed here, so that a transcript
     /// reads like a session.
     echo: bool,
+    /// Set when the output is a terminal.
+    screen: Option<Screen>,
+    /// Whether a person is typing at a terminal (input not piped).
+    interactive: bool,
 }
 
 impl<W: Write> Terminal<W> {
-    /// A terminal reading `lines` and writing to `out`.
-    pub fn new(lines: Receiver<String>, out: W) -> Terminal<W> {
+    /// A terminal reading `lines` and writing to `out`; `screen` says that `out` is a
+    /// terminal, where the board is redrawn in place.
+    pub fn new(lines: Receiver<String>, out: W, screen: bool) -> Terminal<W> {
+        let interactive = std::io::stdin().is_terminal();
+        let colour = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
         Terminal {
             lines,
             out,
-            echo: !std::io::stdin().is_terminal(),
+            echo: !interactive,
+            screen: screen.then(|| Screen {
+                colour,
+                recent: Vec::new(),
+            }),
+            interactive,
         }
     }
 
-    /// Writes a line.
-    pub fn say(&mut self, text: impl fmt::Display) -> Result<(), Stop> {
-        writeln!(self.out, "{text}")
+    /// Whether the output is a terminal (the board is redrawn in place).
+    pub fn is_screen(&self) -> bool {
+        self.screen.is_some()
+    }
+
+    /// Whether a person types at a terminal (input not piped): only then may the game ask
+    /// questions that scripts would not expect.
+    pub fn is_interactive(&self) -> bool {
+        self.interactive
+    }
+
+    fn write(&mut self, text: &str) -> Result<(), Stop> {
+        self.out
+            .write_all(text.as_bytes())
             .and_then(|()| self.out.flush())
             .map_err(|e| Stop::Failed(PlayError::Terminal(e)))
     }
 
-    /// Draws the board, the square `last` in brackets.
-    pub fn draw(&mut self, position: &Position, last: Option<Square>) -> Result<(), Stop> {
-        let text = crate::render::board_lines(position, last).join("\n");
-        self.say(text)
+    /// Writes a line.
+    pub fn say(&mut self, text: impl fmt::Display) -> Result<(), Stop> {
+        let text = text.to_string();
+        if let Some(screen) = &mut self.screen {
+            screen.recent.extend(text.lines().map(String::from));
+            let excess = screen.recent.len().saturating_sub(RECENT_LINES);
+            screen.recent.drain(..excess);
+        }
+        self.write(&format!("{text}\n"))
+    }
+
+    /// Draws the board, the square `last` in brackets. On a terminal the screen is cleared
+    /// first and `header` (the scoreboard) written above the board, and what was said since
+    /// the last board below it.
+    pub fn draw(
+        &mut self,
+        position: &Position,
+        last: Option<Square>,
+        header: &str,
+    ) -> Result<(), Stop> {
+        let Some(screen) = &mut self.screen else {
+            let text = crate::render::board_lines(position, last).join("\n");
+            return self.say(text);
+        };
+        let board = if screen.colour {
+            crate::render::board_lines_coloured(position, last)
+        } else {
+            crate::render::board_lines(position, last)
+        };
+        let mut text = format!("{CLEAR}{header}\n\n");
+        for line in board.iter().chain(&screen.recent) {
+            text.push_str(line);
+            text.push('\n');
+        }
+        screen.recent.clear();
+        self.write(&text)
     }
 
     fn show_prompt(&mut self, text: &str) -> Result<(), Stop> {
@@ -73,6 +147,22 @@ impl<W: Write> Terminal<W> {
     /// Reads an entry after showing `text`; a line that means nothing gets its message and
     /// the prompt again. End of input is [`Stop::Quit`], Ctrl-C [`Stop::Interrupted`].
     pub fn prompt(&mut self, text: &str, geometry: Geometry) -> Result<Entry, Stop> {
+        loop {
+            let line = self.ask(text)?;
+            match parse_entry(&line, geometry) {
+                Ok(entry) => return Ok(entry),
+                Err(e) => self.say(e)?,
+            }
+        }
+    }
+
+    /// Reads a line after showing `text`. End of input is [`Stop::Quit`], Ctrl-C
+    /// [`Stop::Interrupted`].
+    pub fn ask(&mut self, text: &str) -> Result<String, Stop> {
+        if let Some(screen) = &mut self.screen {
+            // Already on the screen; the next board need not repeat it.
+            screen.recent.clear();
+        }
         self.show_prompt(text)?;
         loop {
             if interrupt::interrupted() {
@@ -83,13 +173,7 @@ impl<W: Write> Terminal<W> {
                     if self.echo {
                         self.say(&line)?;
                     }
-                    match parse_entry(&line, geometry) {
-                        Ok(entry) => return Ok(entry),
-                        Err(e) => {
-                            self.say(e)?;
-                            self.show_prompt(text)?;
-                        }
-                    }
+                    return Ok(line);
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
@@ -152,6 +236,8 @@ mod tests {
             lines: rx,
             out: Vec::new(),
             echo: true,
+            screen: None,
+            interactive: false,
         };
         let g = Geometry::default();
         assert!(matches!(

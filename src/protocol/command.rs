@@ -105,8 +105,10 @@ pub enum Command {
         /// The value, if one was given.
         value: Option<String>,
     },
-    /// `show`
+    /// `show`, or `d` as Stockfish names it.
     Show,
+    /// `help`: the list of commands, for a person at the terminal.
+    Help,
     /// `perft N`
     Perft(u32),
     /// `bench`

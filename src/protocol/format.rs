@@ -174,7 +174,7 @@ impl<'a, 'b> Words<'a, 'b> {
 ///
 /// | command | text |
 /// | --- | --- |
-/// | `Uci`, `IsReady`, `Stop`, `Quit`, `Show`, `Bench`, `Solve` | `uci`, `isready`, ... |
+/// | `Uci`, `IsReady`, `Stop`, `Quit`, `Show`, `Help`, `Bench`, `Solve` | `uci`, `isready`, ... (`show`, never `d`) |
 /// | `Debug(true)`, `Debug(false)` | `debug on`, `debug off` |
 /// | `NewGame(None)` | `newgame` (never `ucinewgame`) |
 /// | `NewGame(Some((15, 15, 5)))` | `newgame 15 15 5` |
@@ -213,6 +213,7 @@ impl fmt::Display for Command {
                 }
             }
             Command::Show => f.write_str("show"),
+            Command::Help => f.write_str("help"),
             Command::Perft(depth) => write!(f, "perft {depth}"),
             Command::Bench => f.write_str("bench"),
             Command::Solve => f.write_str("solve"),

@@ -14,7 +14,7 @@
 //! ```text
 //! line       = blank | comment | command
 //! command    = "uci" | "isready" | debug | "ucinewgame" | newgame | position | go | "stop" | "quit"
-//!            | setoption | "show" | perft | "bench" | "solve"
+//!            | setoption | "show" | "d" | "help" | perft | "bench" | "solve"
 //! ```
 
 use super::command::Command;
@@ -65,6 +65,9 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
         "quit" => bare("quit", Command::Quit, tokens),
         "setoption" => setoption(tokens),
         "show" => bare("show", Command::Show, tokens),
+        // Stockfish's name for its board display; people used to it type `d`.
+        "d" => bare("d", Command::Show, tokens),
+        "help" => bare("help", Command::Help, tokens),
         "perft" => perft(tokens),
         "bench" => bare("bench", Command::Bench, tokens),
         "solve" => bare("solve", Command::Solve, tokens),
@@ -82,7 +85,7 @@ fn end(command: &'static str, mut tokens: Tokens<'_>) -> Result<(), ParseError> 
 }
 
 /// A command without arguments: `"uci"`, `"isready"`, `"ucinewgame"`, `"stop"`, `"quit"`,
-/// `"show"`, `"bench"`, `"solve"`.
+/// `"show"`, `"d"`, `"help"`, `"bench"`, `"solve"`.
 fn bare(
     keyword: &'static str,
     command: Command,

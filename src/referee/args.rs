@@ -51,7 +51,11 @@ What the referee keeps of an engine's output is bounded: a line of up to 4194304
 read (past that the engine blocks on its own full pipe, and its deadlines run on), and of
 its stderr the last 8 lines, 1000 bytes of each.
 
-Output: a line per finished game with the running score, then a summary. Exit status: 0
+Output: `Started game N of M (X vs O)` as each game starts and `Finished game N (X vs O):
+RESULT {how it ended}` as it is counted (x, who moves first, named first), a report with
+the score, Elo, LOS, draw ratio, pentanomial counts and the SPRT's LLR every
+--report-every games, then a summary. When stderr is a terminal, a progress bar with the
+score and the time left is drawn there. Exit status: 0
 when the match completed (or an SPRT decided it), 1 if an engine cannot be started or a
 record cannot be written, 2 for bad arguments (among them two outputs on one file), 130 when interrupted (Ctrl-C: engines are
 killed and reaped, the score so far is printed).
@@ -191,6 +195,8 @@ pub struct GameArgs {
     #[arg(
         verbatim_doc_comment,
         long,
+        // Fewer than four are refused by `parse` with a message that names the missing ones
+        // (clap's own only counts them).
         num_args = 4,
         value_names = ["ELO0", "ELO1", "ALPHA", "BETA"],
         allow_negative_numbers = true
@@ -226,6 +232,24 @@ pub struct RecordArgs {
     #[arg(verbatim_doc_comment, long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
 
+    /// The final summary as one JSON object: players, games, wins, draws, losses, score,
+    /// Elo and nElo with their errors, LOS, draw ratio, pentanomial counts, endings,
+    /// faults and the SPRT
+    #[arg(verbatim_doc_comment, long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
+    /// Keep the match's state in FILE, a line per game, and go on from it: run the same
+    /// command again (or kinrow match --resume FILE alone) after an interruption, and the
+    /// match continues where it stopped, with the same openings, colours and random
+    /// streams; the records are appended to
+    #[arg(verbatim_doc_comment, long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+
+    /// Print a report (score, Elo, LOS, draw ratio, pentanomial counts, LLR) every N
+    /// games; 0 for none
+    #[arg(verbatim_doc_comment, long, value_name = "N", default_value_t = 10)]
+    pub report_every: usize,
+
     /// Truncate existing --jsonl and --sgf files; by default the games are appended to
     /// them (as cutechess-cli's -pgnout does: a JSON lines file gains lines, an SGF
     /// collection gains game trees). Two outputs on one file (also through a link, or
@@ -249,6 +273,12 @@ pub enum ArgError {
          depth=, nodes=, movetime=, tc= in its --engine)"
     )]
     NoLimit(String),
+    /// `--sprt` with fewer than four values.
+    #[error(
+        "--sprt needs four values, ELO0 ELO1 ALPHA BETA (e.g. --sprt 0 10 0.05 0.05); {}",
+        sprt_missing(.0)
+    )]
+    SprtValues(Vec<f64>),
     /// `--sprt` with ELO0 not below ELO1.
     #[error("--sprt: ELO0 must be below ELO1, got {0} and {1}")]
     SprtBounds(f64, f64),
@@ -286,6 +316,27 @@ pub enum ArgError {
         /// The path given to the first.
         path: PathBuf,
     },
+}
+
+/// What `--sprt` got and what it lacks.
+fn sprt_missing(given: &[f64]) -> String {
+    const NAMES: [&str; 4] = ["ELO0", "ELO1", "ALPHA", "BETA"];
+    let got: Vec<String> = NAMES
+        .iter()
+        .zip(given)
+        .map(|(name, v)| format!("{name} {v}"))
+        .collect();
+    let missing = &NAMES[given.len().min(4)..];
+    let missing = match missing {
+        [one] => format!("{one} is missing"),
+        [init @ .., last] => format!("{} and {last} are missing", init.join(", ")),
+        [] => String::new(),
+    };
+    if got.is_empty() {
+        format!("got none: {missing}")
+    } else {
+        format!("got {} ({}): {missing}", given.len(), got.join(", "))
+    }
 }
 
 impl ArgError {
@@ -348,7 +399,9 @@ impl MatchArgs {
                     model: games.sprt_model,
                 })
             }
-            _ => None,
+            // clap takes exactly four; `parse` words the error for fewer.
+            Some(given) => return Err(ArgError::SprtValues(given.to_vec())),
+            None => None,
         };
         let geometry = games
             .board
@@ -370,6 +423,8 @@ impl MatchArgs {
         files.extend(records.jsonl.as_deref().map(|p| ("--jsonl", p)));
         files.extend(records.sgf.as_deref().map(|p| ("--sgf", p)));
         files.extend(records.logs.as_deref().map(|p| ("--logs", p)));
+        files.extend(records.json.as_deref().map(|p| ("--json", p)));
+        files.extend(records.resume.as_deref().map(|p| ("--resume", p)));
         // Checked here, before any engine starts: two writers on one file would interleave
         // two formats in it (or append games to the openings).
         for (i, &(flag, a)) in files.iter().enumerate() {
@@ -395,6 +450,9 @@ impl MatchArgs {
             jsonl: records.jsonl,
             sgf: records.sgf,
             logs: records.logs,
+            json: records.json,
+            resume: records.resume,
+            report_every: records.report_every,
             overwrite: records.overwrite,
         })
     }
@@ -407,7 +465,15 @@ impl MatchArgs {
 /// A clap error to print: `--help`, or the first problem with the arguments.
 pub fn parse(args: &[String]) -> Result<MatchConfig, clap::Error> {
     let words = std::iter::once("kinrow match").chain(args.iter().map(String::as_str));
-    let matches = MatchArgs::command().try_get_matches_from(words)?;
+    let matches = MatchArgs::command()
+        .try_get_matches_from(words)
+        .map_err(|e| match sprt_values_given(args) {
+            Some(given) if e.kind() == ErrorKind::WrongNumberOfValues && given.len() < 4 => {
+                let e = ArgError::SprtValues(given);
+                MatchArgs::command().error(e.kind(), e)
+            }
+            _ => e,
+        })?;
     let mut parsed = MatchArgs::from_arg_matches(&matches)?;
     parsed.engines = matches
         .get_occurrences::<String>("engine")
@@ -416,6 +482,18 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, clap::Error> {
     parsed
         .into_config()
         .map_err(|e| MatchArgs::command().error(e.kind(), e))
+}
+
+/// The numbers that follow `--sprt` (up to the next word that is none), if it is there.
+fn sprt_values_given(args: &[String]) -> Option<Vec<f64>> {
+    let at = args.iter().position(|a| a == "--sprt")?;
+    Some(
+        args[at + 1..]
+            .iter()
+            .map_while(|a| a.parse::<f64>().ok())
+            .take(4)
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -633,10 +711,25 @@ mod tests {
             error(&with(&["--sprt", "0", "5", "x", "0.5"]))
                 .starts_with("invalid value 'x' for '--sprt <ELO0> <ELO1> <ALPHA> <BETA>'")
         );
-        // Two values where four belong: the count is what is wrong, not a missing value.
+        // Two values where four belong: the message says which are missing.
         assert_eq!(
             error(&with(&["--sprt", "0", "10", "--games", "4"])),
-            "4 values required for '--sprt <ELO0> <ELO1> <ALPHA> <BETA>' but 2 were provided"
+            "--sprt needs four values, ELO0 ELO1 ALPHA BETA (e.g. --sprt 0 10 0.05 0.05); got \
+             2 (ELO0 0, ELO1 10): ALPHA and BETA are missing"
+        );
+        assert_eq!(
+            error(&with(&["--sprt", "-5", "5", "0.05"])),
+            "--sprt needs four values, ELO0 ELO1 ALPHA BETA (e.g. --sprt 0 10 0.05 0.05); got \
+             3 (ELO0 -5, ELO1 5, ALPHA 0.05): BETA is missing"
+        );
+        assert!(
+            error(&with(&["--sprt"])).starts_with("a value is required for '--sprt"),
+            "{}",
+            error(&with(&["--sprt"]))
+        );
+        assert!(
+            error(&with(&["--sprt", "0", "10", "0.05", "0.05", "0.05"]))
+                .starts_with("unexpected argument '0.05' found")
         );
         assert_eq!(
             error(&with(&["--openings", "book.txt"])),

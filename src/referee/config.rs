@@ -3,6 +3,7 @@
 
 use crate::client::EngineSpec;
 use crate::rules::Geometry;
+pub use crate::stats::SprtModel;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -59,25 +60,6 @@ impl fmt::Display for OpeningSource {
     }
 }
 
-/// How the SPRT turns Elo into expected scores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SprtModel {
-    /// Normalized Elo (fastchess's default), bounds in nElo.
-    Normalized,
-    /// Logistic Elo.
-    Logistic,
-}
-
-impl SprtModel {
-    /// The unit of the Elo bounds: `nElo` or `Elo`.
-    pub fn unit(self) -> &'static str {
-        match self {
-            SprtModel::Normalized => "nElo",
-            SprtModel::Logistic => "Elo",
-        }
-    }
-}
-
 /// `--sprt ELO0 ELO1 ALPHA BETA`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtConfig {
@@ -123,6 +105,12 @@ pub struct MatchConfig {
     pub sgf: Option<PathBuf>,
     /// The folder of engine logs.
     pub logs: Option<PathBuf>,
+    /// The file of the final summary as JSON.
+    pub json: Option<PathBuf>,
+    /// The state file of a resumable match.
+    pub resume: Option<PathBuf>,
+    /// Games between interim reports (0: none).
+    pub report_every: usize,
     /// Whether existing record files are truncated (otherwise appended to).
     pub overwrite: bool,
 }

@@ -1,6 +1,6 @@
 //! Game records, written by hand: a JSON object per game (JSON lines) and SGF game trees.
 
-use super::game::GameRecord;
+use super::game::{GameRecord, MoveRecord};
 use crate::client::{Ending, Fault};
 use crate::protocol::Score;
 use crate::rules::{Player, Rule, Tables};
@@ -136,8 +136,9 @@ fn sgf_point(tables: &Tables, square: usize) -> String {
     format!("{column}{row}")
 }
 
-/// The game as an SGF game tree (`FF[4]`, `GM[4]`: x is Black, who moves first). `names` are
-/// the match's two players, the first one first.
+/// The game as an SGF game tree (`FF[4]`, `GM[4]`: x is Black, who moves first), each move
+/// with its [`move_comment`] (score, depth and time). `names` are the match's two players,
+/// the first one first.
 pub fn sgf_game(game: &GameRecord, names: [&str; 2], tables: &Arc<Tables>) -> String {
     let g = tables.geometry;
     let (x, o) = if game.first_is_x {
@@ -201,15 +202,86 @@ pub fn sgf_game(game: &GameRecord, names: [&str; 2], tables: &Arc<Tables>) -> St
         }
     }
     for m in &game.moves {
-        let _ = write!(out, ";{}[{}]", color(m.side), sgf_point(tables, m.square));
+        let _ = write!(
+            out,
+            ";{}[{}]C[{}]",
+            color(m.side),
+            sgf_point(tables, m.square),
+            sgf_text(&move_comment(m))
+        );
     }
     out.push_str(")\n");
     out
+}
+
+/// A move's comment as cutechess-cli writes it in PGN, `{+0.35/7 1.234s}`: the engine's
+/// score (in hundreds of its units, `+M3` for a win in 3 moves, `draw` for a proven draw)
+/// and depth from its last report, then the time the move took as the referee measured it.
+/// A move without a report (the random player's) has only its time.
+pub fn move_comment(m: &MoveRecord) -> String {
+    let time = format!("{:.3}s", m.elapsed.as_secs_f64());
+    let Some(info) = &m.info else {
+        return time;
+    };
+    let score = match info.score {
+        Some(Score::Cp(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Some(Score::Mate(n)) if n > 0 => format!("+M{n}"),
+        Some(Score::Mate(n)) => format!("-M{}", n.unsigned_abs()),
+        Some(Score::Draw) => "draw".to_string(),
+        None => return time,
+    };
+    match info.depth {
+        Some(depth) => format!("{score}/{depth} {time}"),
+        None => format!("{score} {time}"),
+    }
 }
 
 fn color(p: Player) -> &'static str {
     match p {
         Player::X => "B",
         Player::O => "W",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::EngineInfo;
+    use std::time::Duration;
+
+    fn played(score: Option<Score>, depth: Option<u32>, report: bool) -> MoveRecord {
+        MoveRecord {
+            square: 0,
+            side: Player::X,
+            info: report.then(|| EngineInfo {
+                depth,
+                score,
+                ..EngineInfo::default()
+            }),
+            elapsed: Duration::from_micros(1_234_567),
+            clock_ms: None,
+        }
+    }
+
+    #[test]
+    fn move_comments_as_cutechess_writes_them() {
+        let comment = |score, depth, report| move_comment(&played(score, depth, report));
+        assert_eq!(
+            comment(Some(Score::Cp(35)), Some(7), true),
+            "+0.35/7 1.235s"
+        );
+        assert_eq!(
+            comment(Some(Score::Cp(-120)), Some(2), true),
+            "-1.20/2 1.235s"
+        );
+        assert_eq!(comment(Some(Score::Mate(3)), Some(9), true), "+M3/9 1.235s");
+        assert_eq!(
+            comment(Some(Score::Mate(-2)), Some(4), true),
+            "-M2/4 1.235s"
+        );
+        assert_eq!(comment(Some(Score::Draw), Some(9), true), "draw/9 1.235s");
+        assert_eq!(comment(Some(Score::Cp(0)), None, true), "+0.00 1.235s");
+        assert_eq!(comment(None, Some(3), true), "1.235s");
+        assert_eq!(comment(None, None, false), "1.235s");
     }
 }

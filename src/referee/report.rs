@@ -1,5 +1,7 @@
-//! What a match prints: the running totals, a line per finished game and the summary with
-//! Elo, the pentanomial counts, endings, faults and the SPRT.
+//! What a match prints: the running totals, a line as each game starts and one as it
+//! finishes (as cutechess-cli and fastchess print them), an interim report every few games
+//! (as fastchess's), and the summary with Elo, the pentanomial counts, endings, faults and
+//! the SPRT.
 
 use super::config::MatchConfig;
 use super::game::GameRecord;
@@ -22,6 +24,52 @@ pub enum Finish {
     Interrupted,
 }
 
+/// What the totals need of a finished game: all that a resumed match keeps of the games
+/// played before it stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The game's number, from 0.
+    pub index: usize,
+    /// The first player's points, doubled (2 a win, 1 a draw).
+    pub points: u32,
+    /// How it ended ([`Ending::reason`]).
+    pub reason: String,
+    /// The player at fault (0 the first, 1 the second) and the fault, if one ended it.
+    pub fault: Option<(usize, String)>,
+    /// Moves played.
+    pub moves: u64,
+    /// The referee's time between answers and the next requests, in microseconds.
+    pub overhead_us: u64,
+    /// How many such gaps were measured.
+    pub overhead_count: u64,
+}
+
+impl GameResult {
+    /// The result of a finished game.
+    pub fn of(game: &GameRecord) -> GameResult {
+        let fault = match &game.ending {
+            Ending::Fault(guilty, fault) => {
+                let first = if game.first_is_x {
+                    Player::X
+                } else {
+                    Player::O
+                };
+                Some((usize::from(*guilty != first), fault.reason().to_string()))
+            }
+            _ => None,
+        };
+        GameResult {
+            index: game.index,
+            points: game.first_player_points(),
+            reason: game.ending.reason().to_string(),
+            fault,
+            moves: game.moves.len() as u64,
+            overhead_us: game.overhead.as_micros() as u64,
+            overhead_count: game.overhead_count as u64,
+        }
+    }
+}
+
 /// The running totals, from the first player's point of view.
 #[derive(Debug, Default)]
 pub struct Tally {
@@ -32,9 +80,9 @@ pub struct Tally {
     /// The first player's points (doubled) of each reported game.
     pub points: Vec<u32>,
     /// Games by how they ended.
-    pub reasons: BTreeMap<&'static str, u64>,
+    pub reasons: BTreeMap<String, u64>,
     /// Faults by player (first, second) and kind.
-    pub faults: [BTreeMap<&'static str, u64>; 2],
+    pub faults: [BTreeMap<String, u64>; 2],
     /// Moves played, in every game.
     pub moves: u64,
     /// The referee's time between an answer and the next request, summed.
@@ -43,12 +91,14 @@ pub struct Tally {
     pub overhead_count: u64,
     /// The SPRT's log-likelihood ratio after the last pair, if it runs.
     pub llr: Option<f64>,
+    /// How many of the games were played before a resumed match stopped.
+    pub earlier: usize,
 }
 
 impl Tally {
     /// Counts a finished game; games must come in order.
-    pub fn add(&mut self, game: &GameRecord) {
-        let points = game.first_player_points();
+    pub fn add(&mut self, game: &GameResult) {
+        let points = game.points;
         match points {
             2 => self.wdl.wins += 1,
             1 => self.wdl.draws += 1,
@@ -61,19 +111,26 @@ impl Tally {
             self.pairs.0[(previous + points) as usize] += 1;
         }
         self.points.push(points);
-        *self.reasons.entry(game.ending.reason()).or_default() += 1;
-        if let Ending::Fault(guilty, fault) = &game.ending {
-            let first = if game.first_is_x {
-                Player::X
-            } else {
-                Player::O
-            };
-            let who = usize::from(*guilty != first);
-            *self.faults[who].entry(fault.reason()).or_default() += 1;
+        *self.reasons.entry(game.reason.clone()).or_default() += 1;
+        if let Some((who, fault)) = &game.fault {
+            *self.faults[*who & 1].entry(fault.clone()).or_default() += 1;
         }
-        self.moves += game.moves.len() as u64;
-        self.overhead += game.overhead;
-        self.overhead_count += game.overhead_count as u64;
+        self.moves += game.moves;
+        self.overhead += Duration::from_micros(game.overhead_us);
+        self.overhead_count += game.overhead_count;
+    }
+
+    /// The Elo estimate: from the game pairs once there is one, else from single games.
+    pub fn estimate(&self) -> (Option<EloEstimate>, String) {
+        let pairs = self.pairs.pairs();
+        if pairs > 0 {
+            (elo_pentanomial(self.pairs), count(pairs, "game pair"))
+        } else {
+            (
+                elo_trinomial(self.wdl),
+                count(self.wdl.games(), "single game"),
+            )
+        }
     }
 }
 
@@ -111,31 +168,128 @@ fn count(n: u64, noun: &str) -> String {
     }
 }
 
-/// `game 3/100: new (x) vs random (o): 1-0, x wins: k in a row, 7 moves; score: new 3,
-/// random 0, draws 0`
-pub fn progress_line(
-    game: &GameRecord,
-    names: &[String; 2],
-    tally: &Tally,
-    games: usize,
-) -> String {
-    let (x, o) = if game.first_is_x {
+/// The players of a game as cutechess names them: x (who moves first) first.
+fn pairing(first_is_x: bool, names: &[String; 2]) -> (&str, &str) {
+    if first_is_x {
         (&names[0], &names[1])
     } else {
         (&names[1], &names[0])
-    };
+    }
+}
+
+/// `Started game 3 of 100 (new vs random)`, x first, as cutechess-cli and fastchess write
+/// it.
+pub fn started_line(index: usize, first_is_x: bool, names: &[String; 2], games: usize) -> String {
+    let (x, o) = pairing(first_is_x, names);
+    format!("Started game {} of {games} ({x} vs {o})", index + 1)
+}
+
+/// `Finished game 3 (new vs random): 1-0 {x wins: k in a row, 7 moves}`, x first.
+pub fn finished_line(game: &GameRecord, names: &[String; 2]) -> String {
+    let (x, o) = pairing(game.first_is_x, names);
     format!(
-        "game {}/{games}: {x} (x) vs {o} (o): {}, {}, {}; score: {} {}, {} {}, draws {}",
+        "Finished game {} ({x} vs {o}): {} {{{}, {}}}",
         game.index + 1,
         game.ending.result(),
         game.ending,
         count(game.moves.len() as u64, "move"),
-        names[0],
-        tally.wdl.wins,
-        names[1],
-        tally.wdl.losses,
-        tally.wdl.draws
     )
+}
+
+/// The interim report, as fastchess prints one every few games: the score, Elo and nElo
+/// with their errors, LOS, the draw ratio, the pentanomial counts and, during an SPRT, the
+/// LLR with its bounds.
+pub fn interim_report(config: &MatchConfig, names: &[String; 2], tally: &Tally) -> String {
+    let wdl = tally.wdl;
+    let games = wdl.games();
+    let points = wdl.wins as f64 + wdl.draws as f64 / 2.0;
+    let ratio = |part: f64| {
+        if games == 0 {
+            "n/a".to_string()
+        } else {
+            format!("{:.2} %", 100.0 * part / games as f64)
+        }
+    };
+    let rule = "-".repeat(50);
+    let mut lines = vec![
+        rule.clone(),
+        format!(
+            "Results of {} vs {} ({}, {}) after {games} of {} games:",
+            names[0], names[1], config.geometry, config.openings, config.games
+        ),
+    ];
+    let (estimate, basis) = tally.estimate();
+    match estimate {
+        Some(e) => {
+            lines.push(format!(
+                "Elo: {} +/- {}, nElo: {} +/- {} (from {basis})",
+                signed(e.elo, 2),
+                plain(e.elo_error, 2),
+                signed(e.nelo, 2),
+                plain(e.nelo_error, 2)
+            ));
+            lines.push(format!(
+                "LOS: {}, DrawRatio: {}",
+                if e.los.is_finite() {
+                    format!("{:.2} %", e.los * 100.0)
+                } else {
+                    "n/a".into()
+                },
+                draw_ratio(tally)
+            ));
+        }
+        None => lines.push(format!(
+            "Elo: n/a, LOS: n/a, DrawRatio: {}",
+            draw_ratio(tally)
+        )),
+    }
+    lines.push(format!(
+        "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({})",
+        wdl.wins,
+        wdl.losses,
+        wdl.draws,
+        ratio(points)
+    ));
+    let p = tally.pairs.0;
+    lines.push(format!(
+        "Ptnml(0-2): [{}, {}, {}, {}, {}]",
+        p[0], p[1], p[2], p[3], p[4]
+    ));
+    if let Some(sprt) = &config.sprt {
+        let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
+        lines.push(format!(
+            "LLR: {} ({}, {}) [{}, {}] {}",
+            plain(tally.llr.unwrap_or(0.0), 2),
+            plain(lower, 2),
+            plain(upper, 2),
+            sprt.elo0,
+            sprt.elo1,
+            sprt.model.unit()
+        ));
+    }
+    lines.push(rule);
+    lines.join("\n")
+}
+
+/// The draw ratio as fastchess prints it: the share of game pairs that scored 1 point (two
+/// draws, or a win and a loss), then the share of drawn games; before the first pair, only
+/// the latter.
+fn draw_ratio(tally: &Tally) -> String {
+    let games = tally.wdl.games();
+    let of_games = if games == 0 {
+        "n/a".to_string()
+    } else {
+        format!("{:.2} %", 100.0 * tally.wdl.draws as f64 / games as f64)
+    };
+    let pairs = tally.pairs.pairs();
+    if pairs == 0 {
+        format!("{of_games} of games")
+    } else {
+        format!(
+            "{:.2} % of pairs, {of_games} of games",
+            100.0 * tally.pairs.0[2] as f64 / pairs as f64
+        )
+    }
 }
 
 /// The final report.
@@ -182,12 +336,7 @@ pub fn summary(
         wdl.wins,
         percent(games as f64 - first_points)
     ));
-    let pairs = tally.pairs.pairs();
-    let (estimate, basis): (Option<EloEstimate>, String) = if pairs > 0 {
-        (elo_pentanomial(tally.pairs), count(pairs, "game pair"))
-    } else {
-        (elo_trinomial(wdl), count(games, "single game"))
-    };
+    let (estimate, basis) = tally.estimate();
     if let Some(e) = estimate {
         lines.push(format!(
             "  Elo difference ({} - {}): {} +/- {} (95%), nElo {} +/- {}, LOS {} (from \
@@ -255,12 +404,176 @@ pub fn summary(
     } else {
         "n/a".into()
     };
+    // A resumed match's time is this run's only.
+    let this_run = if tally.earlier > 0 {
+        format!(
+            " (the {} after the resumption)",
+            games - tally.earlier as u64
+        )
+    } else {
+        String::new()
+    };
     lines.push(format!(
-        "  {}, {} in {:.1} s; referee overhead {overhead} (from a reply to the next \
-         request)",
+        "  {}, {} in {:.1} s{this_run}; referee overhead {overhead} (from a reply to the \
+         next request)",
         count(games, "game"),
         count(tally.moves, "move"),
         elapsed.as_secs_f64()
     ));
     lines.join("\n")
+}
+
+/// The final report as one JSON object (`--json`), for scripts: the same figures as
+/// [`summary`], from the first player's point of view. Values that the data cannot give
+/// (an Elo at a score of 100%) are `null`.
+pub fn summary_json(
+    config: &MatchConfig,
+    names: &[String; 2],
+    tally: &Tally,
+    elapsed: Duration,
+    finish: Finish,
+) -> String {
+    use serde_json::{Value, json};
+    let number = |x: f64| {
+        if x.is_finite() { json!(x) } else { Value::Null }
+    };
+    let wdl = tally.wdl;
+    let games = wdl.games();
+    let points = wdl.wins as f64 + wdl.draws as f64 / 2.0;
+    let share = |part: f64| {
+        if games == 0 {
+            Value::Null
+        } else {
+            json!(part / games as f64)
+        }
+    };
+    let (estimate, _) = tally.estimate();
+    let elo = estimate.map_or(Value::Null, |e| {
+        json!({
+            "elo": number(e.elo),
+            "elo_error": number(e.elo_error),
+            "nelo": number(e.nelo),
+            "nelo_error": number(e.nelo_error),
+            "los": number(e.los),
+            "from": if tally.pairs.pairs() > 0 { "pairs" } else { "games" },
+        })
+    });
+    let sprt = config.sprt.as_ref().map_or(Value::Null, |sprt| {
+        let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
+        let decision = match finish {
+            Finish::Decided(SprtDecision::H1) => "H1",
+            Finish::Decided(SprtDecision::H0) => "H0",
+            _ => "none",
+        };
+        json!({
+            "elo0": sprt.elo0,
+            "elo1": sprt.elo1,
+            "alpha": sprt.alpha,
+            "beta": sprt.beta,
+            "model": sprt.model.unit(),
+            "llr": number(tally.llr.unwrap_or(0.0)),
+            "lower": number(lower),
+            "upper": number(upper),
+            "decision": decision,
+        })
+    });
+    let status = match finish {
+        Finish::Completed => "completed",
+        Finish::Decided(_) => "decided",
+        Finish::Interrupted => "interrupted",
+    };
+    json!({
+        "status": status,
+        "players": names,
+        "board": {
+            "columns": config.geometry.columns(),
+            "rows": config.geometry.rows(),
+            "k": config.geometry.k(),
+            "rule": config.geometry.rule().name(),
+        },
+        "games": games,
+        "games_planned": config.games,
+        "wins": wdl.wins,
+        "draws": wdl.draws,
+        "losses": wdl.losses,
+        "points": points,
+        "score": share(points),
+        "draw_ratio": share(wdl.draws as f64),
+        "pair_draw_ratio": if tally.pairs.pairs() > 0 {
+            json!(tally.pairs.0[2] as f64 / tally.pairs.pairs() as f64)
+        } else {
+            Value::Null
+        },
+        "elo": elo,
+        "pentanomial": tally.pairs.0,
+        "sprt": sprt,
+        "endings": tally.reasons,
+        "faults": {
+            names[0].as_str(): tally.faults[0],
+            names[1].as_str(): tally.faults[1],
+        },
+        "moves": tally.moves,
+        "seconds": elapsed.as_secs_f64(),
+        "seed": config.seed,
+    })
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(index: usize, points: u32) -> GameResult {
+        GameResult {
+            index,
+            points,
+            reason: if points == 1 {
+                "dead draw"
+            } else {
+                "k in a row"
+            }
+            .into(),
+            fault: None,
+            moves: 9,
+            overhead_us: 10,
+            overhead_count: 8,
+        }
+    }
+
+    #[test]
+    fn the_interim_report_has_fastchess_lines_and_the_llr_during_an_sprt() {
+        let args: Vec<String> = "--engine random --engine random --board 5x5 --games 20 \
+                                 --sprt 0 10 0.05 0.05"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        let config = super::super::args::parse(&args).expect("a match");
+        let mut tally = Tally::default();
+        // Pairs scoring 2, 1 (two draws) and 1 (a win and a loss), then a lone draw.
+        for (i, p) in [2, 2, 1, 1, 2, 0, 1].into_iter().enumerate() {
+            tally.add(&result(i, p));
+        }
+        tally.llr = Some(0.25);
+        let names = ["a".to_string(), "b".to_string()];
+        let text = interim_report(&config, &names, &tally);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "-".repeat(50));
+        assert_eq!(
+            lines[1],
+            "Results of a vs b (5x5 k=5, the empty board) after 7 of 20 games:"
+        );
+        assert!(lines[2].starts_with("Elo: +") && lines[2].ends_with("(from 3 game pairs)"));
+        assert!(
+            lines[3].ends_with("DrawRatio: 66.67 % of pairs, 42.86 % of games"),
+            "{}",
+            lines[3]
+        );
+        assert_eq!(
+            lines[4],
+            "Games: 7, Wins: 3, Losses: 1, Draws: 3, Points: 4.5 (64.29 %)"
+        );
+        assert_eq!(lines[5], "Ptnml(0-2): [0, 0, 2, 0, 1]");
+        assert_eq!(lines[6], "LLR: 0.25 (-2.94, 2.94) [0, 10] nElo");
+        assert_eq!(lines.len(), 8);
+    }
 }

@@ -12,6 +12,7 @@
 //! `bestmove`); `quit` stops the job and drops the queue. Cutechess-cli and fastchess send
 //! `stop` to end a search now, so it must not wait behind anything.
 
+mod help;
 mod job;
 mod limits;
 mod options;
@@ -261,6 +262,11 @@ impl<W: Write> Session<W> {
                     self.emit(Reply::Text(line));
                 }
             }
+            Command::Help => {
+                for line in help::lines() {
+                    self.emit(Reply::Text(line));
+                }
+            }
             Command::NewGame(geometry) => self.new_game(geometry),
             Command::Position(spec) => self.set_position(&spec),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
@@ -488,6 +494,9 @@ pub fn run() -> ExitCode {
         Ok(session) => session,
         Err(e) => return cannot_start(&e),
     };
+    // For a person who started the engine at a terminal; GUIs skip it (only `kinrow
+    // gomocup`, whose managers parse every line, stays silent).
+    session.emit(Reply::Text(help::greeting()));
     // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
     let ahead = ReadAhead::new();
     spawn_bounded_stdin_reader(ahead.clone(), move |input, _| {
@@ -595,6 +604,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::Quit => "quit",
         Command::SetOption { .. } => "setoption",
         Command::Show => "show",
+        Command::Help => "help",
         Command::Perft(_) => "perft",
         Command::Bench => "bench",
         Command::Solve => "solve",

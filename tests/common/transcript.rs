@@ -31,8 +31,38 @@ pub struct Engine {
     lines: Receiver<String>,
 }
 
+/// The line the engine writes first when started without arguments (a greeting for people,
+/// which GUIs skip).
+pub fn greeting() -> String {
+    format!(
+        "kinrow {} by the kinrow developers; type help for the commands",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 impl Engine {
+    /// `kinrow <args>`; started as the engine (no arguments), its greeting is read and
+    /// checked, so that the next line read is the answer to the first command.
     pub fn start(args: &[&str]) -> Engine {
+        let mut engine = Engine::spawn(args);
+        if args.is_empty() {
+            engine.expect_greeting("start");
+        }
+        engine
+    }
+
+    /// Reads the greeting; panics (the test fails) if another line comes.
+    fn expect_greeting(&mut self, name: &str) {
+        let first = self.recv();
+        assert_eq!(
+            first.as_deref(),
+            Some(greeting().as_str()),
+            "{name}: the engine's first line"
+        );
+    }
+
+    /// `kinrow <args>`, nothing read yet.
+    pub fn spawn(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
             .args(args)
             .env("RUST_BACKTRACE", "1")
@@ -206,9 +236,18 @@ pub fn replay(name: &str, text: &str) {
     replay_with_args(&[], name, text)
 }
 
-/// Runs one transcript against `kinrow` started with `args`.
+/// Runs one transcript against `kinrow` started with `args`. The engine's greeting (when
+/// started without arguments) is checked without being written down, unless the transcript
+/// lists what the engine says before the first command (`<` lines before any `>`).
 pub fn replay_with_args(args: &[&str], name: &str, text: &str) {
-    let mut engine = Engine::start(args);
+    let mut engine = Engine::spawn(args);
+    let opens_with_output = text
+        .lines()
+        .find(|l| l.starts_with('<') || l.starts_with('>'))
+        .is_some_and(|l| l.starts_with('<'));
+    if args.is_empty() && !opens_with_output {
+        engine.expect_greeting(name);
+    }
     let mut vars = HashMap::new();
     let mut skipping = false;
     let mut lineno = 0;

@@ -109,7 +109,7 @@ fn random_words(rng: &mut StdRng, in_name: bool) -> String {
 
 pub fn random_command(rng: &mut StdRng) -> Command {
     let any32 = |r: &mut StdRng| edgy(r, 3, &[0, u32::MAX], |r| r.random());
-    match rng.random_range(0..14) {
+    match rng.random_range(0..15) {
         0 => Command::Uci,
         1 => Command::IsReady,
         2 => Command::NewGame(None),
@@ -131,6 +131,7 @@ pub fn random_command(rng: &mut StdRng) -> Command {
         10 => Command::Perft(any32(rng)),
         11 => Command::Bench,
         12 => Command::Debug(rng.random_bool(0.5)),
+        13 => Command::Help,
         _ => Command::Solve,
     }
 }

@@ -79,6 +79,7 @@ pub fn describe(parsed: Option<&Command>) -> String {
         Command::Stop => "Stop".into(),
         Command::Quit => "Quit".into(),
         Command::Show => "Show".into(),
+        Command::Help => "Help".into(),
         Command::Bench => "Bench".into(),
         Command::Solve => "Solve".into(),
         Command::Perft(depth) => format!("Perft {depth}"),

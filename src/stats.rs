@@ -6,10 +6,27 @@
 //! fishtest implement them; the tests check them against figures fastchess and cutechess
 //! printed for real matches.
 
-use super::config::SprtModel;
-
 /// The 97.5% quantile of the standard normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
+
+/// How the SPRT turns Elo into expected scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SprtModel {
+    /// Normalized Elo (fastchess's default), bounds in nElo.
+    Normalized,
+    /// Logistic Elo.
+    Logistic,
+}
+
+impl SprtModel {
+    /// The unit of the Elo bounds: `nElo` or `Elo`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            SprtModel::Normalized => "nElo",
+            SprtModel::Logistic => "Elo",
+        }
+    }
+}
 
 /// The scale between a normalized score difference and normalized Elo.
 fn nelo_scale() -> f64 {
@@ -66,6 +83,10 @@ pub struct EloEstimate {
     pub nelo_error: f64,
     /// The likelihood of superiority, from 0 to 1.
     pub los: f64,
+    /// The score per game, from 0 to 1.
+    pub score: f64,
+    /// Half the width of its 95% interval (the Elo interval is this one's, in Elo).
+    pub score_error: f64,
 }
 
 /// Logistic Elo of a score.
@@ -106,6 +127,8 @@ fn estimate(values: &[f64], counts: &[u64], spread: f64, z: f64) -> Option<EloEs
         nelo: nelo(score),
         nelo_error: (nelo(upper) - nelo(lower)) / 2.0,
         los: normal_cdf((score - 0.5) / stderr),
+        score,
+        score_error: z * stderr,
     })
 }
 
