@@ -168,8 +168,8 @@ mod tests {
         // timeout_match 0: no game limit, whatever time_left says.
         assert_eq!(tc.match_remaining(), None);
         let l = tc.limits(100);
-        assert_eq!(l.hard_time, Some(ms(150)));
-        assert_eq!(l.soft_time, Some(ms(75)));
+        assert_eq!(l.hard_time, Some(ms(135)));
+        assert_eq!(l.soft_time, Some(Duration::from_micros(67_500)));
     }
 
     #[test]

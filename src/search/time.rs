@@ -57,10 +57,6 @@ pub struct Clock {
     pub moves_to_go: Option<u32>,
 }
 
-/// Time reserved for the protocol round trip and process scheduling, so that a reply sent at
-/// the deadline still arrives in time.
-const OVERHEAD_MS: u64 = 20;
-
 /// The soft and hard deadlines for a move, given `own_moves_left`: how many more moves the
 /// side to move can have in this game at most.
 ///
@@ -80,7 +76,8 @@ pub fn budget(clock: Clock, own_moves_left: u32) -> Deadlines {
             .min(own_moves_left.max(1))
             .max(1),
     );
-    let usable = remaining.saturating_sub(OVERHEAD_MS);
+    // [`MOVE_OVERHEAD_MS`] is kept for the reply's way out, as under every other limit.
+    let usable = remaining.saturating_sub(MOVE_OVERHEAD_MS);
     let soft = (usable / horizon)
         .saturating_add(inc / 4 * 3 + inc % 4 * 3 / 4)
         .min(usable / 2);
@@ -93,13 +90,16 @@ pub fn budget(clock: Clock, own_moves_left: u32) -> Deadlines {
     }
 }
 
-/// The fixed part of the time kept back from every limit for the reply's way out: the
-/// search noticing its deadline, the thread that writes the reply being scheduled, the pipe,
-/// and the reader being scheduled (Stockfish's `Move Overhead`, whose default is 10 ms). On a
-/// loaded 2-core machine (`examples/latency.rs`) a thinking thread is descheduled for about
-/// 9 ms at a time, sometimes several times in a row: 10 ms plus 10% left 1 reply of 1,000
-/// late at `movetime 100`.
-pub const MOVE_OVERHEAD_MS: u64 = 20;
+/// The fixed part of the time kept back from every limit (`movetime`, the clock, Gomocup's
+/// `timeout_turn`) for the reply's way out: the search noticing its deadline, the thread that
+/// writes the reply being scheduled, the pipe, and the reader being scheduled (Stockfish's
+/// `Move Overhead`, whose default is 10 ms). On the loaded 2-core development machine
+/// (`examples/latency.rs --explain`, which prints the engine's own log for every late reply)
+/// the whole engine process, its searching thread and the thread that answers at the guard
+/// deadline alike, was seen kept off the processor for 30 to 38 ms at a time; with 20 ms here
+/// such a stall made 1 reply in 1,000 late at `movetime 100`. 35 ms plus the proportional
+/// part leaves 44 ms between the guard deadline and a 100 ms limit.
+pub const MOVE_OVERHEAD_MS: u64 = 35;
 
 /// The proportional part of the margin, in percent of the limit: on a loaded machine a
 /// thread can wait a few scheduler slices, and a longer search has had more chances to be
@@ -127,7 +127,7 @@ pub fn reply_deadline(limit_ms: u64) -> Duration {
 /// When a front end answers by itself if the search has not: a little after the search's
 /// hard deadline `hard` (an eighth of it, 1 to 25 ms later), so that the search's own reply
 /// normally comes first, and still inside every limit the deadlines here are made for (each
-/// keeps a margin of at least 20 ms beyond `hard`).
+/// keeps a margin of at least [`MOVE_OVERHEAD_MS`] beyond `hard`).
 ///
 /// Why a second deadline: on a loaded machine the thinking thread, which has used its share
 /// of the processor, can be kept off a core for tens of milliseconds after its deadline,
@@ -152,11 +152,11 @@ pub fn movetime(ms: u64) -> Deadlines {
 }
 
 /// The hard deadline for a move under a per-move limit of `ms` (Gomocup's `timeout_turn`):
-/// 20 ms plus 15% of the limit (that part at most 2 s) earlier. The search itself stops
+/// [`MOVE_OVERHEAD_MS`] plus 15% of the limit (that part at most 2 s) earlier. The search itself stops
 /// within a few ms of its deadline; the rest is for the reply to be scheduled, written and
 /// read on a busy machine, where a thread can wait tens of milliseconds.
 pub fn turn_deadline(ms: u64) -> Duration {
-    let margin = 20 + (ms.saturating_mul(15) / 100).min(2_000);
+    let margin = MOVE_OVERHEAD_MS + (ms.saturating_mul(15) / 100).min(2_000);
     Duration::from_millis(ms.saturating_sub(margin).max(1))
 }
 
@@ -247,7 +247,7 @@ mod tests {
         let huge = budget(clock(1000, 4_611_686_018_427_387_904), 100);
         assert_eq!(huge, budget(clock(1000, 100_000), 100));
         assert_eq!(huge, budget(clock(1000, i64::MAX), 100));
-        assert_eq!(huge.hard, Duration::from_millis(735));
+        assert_eq!(huge.hard, Duration::from_millis(723));
         // Negative values count as zero.
         assert_eq!(
             budget(clock(i64::MIN, i64::MIN), 10),
@@ -320,11 +320,11 @@ mod tests {
         let ms = Duration::from_millis;
         assert_eq!(turn_deadline(1), ms(1));
         assert_eq!(turn_deadline(20), ms(1));
-        assert_eq!(turn_deadline(100), ms(65));
-        assert_eq!(turn_deadline(200), ms(150));
-        assert_eq!(turn_deadline(1_000), ms(830));
-        assert_eq!(turn_deadline(5_000), ms(4_230));
-        assert_eq!(turn_deadline(30_000), ms(27_980));
+        assert_eq!(turn_deadline(100), ms(50));
+        assert_eq!(turn_deadline(200), ms(135));
+        assert_eq!(turn_deadline(1_000), ms(815));
+        assert_eq!(turn_deadline(5_000), ms(4_215));
+        assert_eq!(turn_deadline(30_000), ms(27_965));
         assert!(turn_deadline(u64::MAX) > ms(1));
         for t in [1, 10, 50, 100, 200, 333, 1000, 30_000, 1 << 40] {
             assert!(turn_deadline(t) < ms(t) || t <= 1, "{t}");
@@ -332,8 +332,8 @@ mod tests {
         assert_eq!(
             turn(200),
             Deadlines {
-                soft: ms(75),
-                hard: ms(150)
+                soft: Duration::from_micros(67_500),
+                hard: ms(135)
             }
         );
     }
@@ -379,10 +379,10 @@ mod tests {
         let ms = Duration::from_millis;
         assert_eq!(movetime_deadline(1), ms(1));
         assert_eq!(movetime_deadline(10), ms(2));
-        assert_eq!(movetime_deadline(40), ms(14));
-        assert_eq!(movetime_deadline(100), ms(65));
-        assert_eq!(movetime_deadline(1_000), ms(830));
-        assert_eq!(movetime_deadline(10_000), ms(9_780));
+        assert_eq!(movetime_deadline(40), ms(10));
+        assert_eq!(movetime_deadline(100), ms(50));
+        assert_eq!(movetime_deadline(1_000), ms(815));
+        assert_eq!(movetime_deadline(10_000), ms(9_765));
         let mut last = Duration::ZERO;
         for t in 0..5_000 {
             let d = reply_deadline(t);

@@ -57,12 +57,12 @@ mod tests {
         let l = limits_for(&start, &go("go depth 3 nodes 100"));
         assert_eq!((l.depth, l.nodes, l.hard_time), (Some(3), Some(100), None));
         let l = limits_for(&start, &go("go movetime 100"));
-        assert_eq!((l.soft_time, l.hard_time), (Some(ms(65)), Some(ms(65))));
+        assert_eq!((l.soft_time, l.hard_time), (Some(ms(50)), Some(ms(50))));
         // X to move: only X's clock counts.
         let l = limits_for(&start, &go("go btime 10"));
         assert_eq!(l.hard_time, None);
         let l = limits_for(&start, &go("go wtime 10000 movetime 100"));
-        assert_eq!((l.soft_time, l.hard_time), (Some(ms(65)), Some(ms(65))));
+        assert_eq!((l.soft_time, l.hard_time), (Some(ms(50)), Some(ms(50))));
         let l = limits_for(&start, &go("go wtime 1000 movetime 10000"));
         assert!(l.hard_time.expect("a deadline") < ms(1000));
         // A huge increment gives the budget of a large one (it used to wrap to almost none).
@@ -78,7 +78,7 @@ mod tests {
         let l = limits_for(&start, &go("go wtime -9223372036854775808 winc -1"));
         assert_eq!(l.hard_time, Some(ms(1)));
         let l = limits_for(&start, &go("go wtime 9223372036854775807 movetime 100"));
-        assert_eq!(l.hard_time, Some(ms(65)));
+        assert_eq!(l.hard_time, Some(ms(50)));
         let l = limits_for(&start, &go("go movetime 18446744073709551615"));
         assert!(l.hard_time.expect("a deadline") > ms(1 << 40));
         assert_eq!(

@@ -96,6 +96,9 @@ pub struct Session<W: Write> {
     /// The running search's time guard, if it has a time limit, and how its `bestmove` is
     /// written.
     guard: Option<(Guard, Notation)>,
+    /// When the `go` now owed a `bestmove` arrived, for the log: how long the reply took on
+    /// the engine's side (`examples/latency.rs --explain` sets it beside what it read).
+    asked: Option<Instant>,
 }
 
 impl<W: Write> Session<W> {
@@ -124,6 +127,7 @@ impl<W: Write> Session<W> {
             pending: VecDeque::new(),
             pending_bytes: 0,
             guard: None,
+            asked: None,
         })
     }
 
@@ -133,6 +137,13 @@ impl<W: Write> Session<W> {
     }
 
     fn emit(&mut self, reply: Reply) {
+        if let (Reply::BestMove(..), Some(asked)) = (&reply, self.asked) {
+            self.asked = None;
+            log::debug!(
+                "bestmove written {:.1} ms after its go arrived",
+                asked.elapsed().as_secs_f64() * 1e3
+            );
+        }
         self.out.line(reply);
     }
 
@@ -440,6 +451,7 @@ impl<W: Write> Session<W> {
             published: None,
         };
         self.guard = Guard::arm(&mut search).map(|g| (g, notation));
+        self.asked = Some(arrived);
         self.start(Job::Search {
             search: Box::new(search),
             notation,

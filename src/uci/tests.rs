@@ -36,7 +36,7 @@ fn a_late_search_is_answered_by_the_session_once() {
     let at = s
         .deadline()
         .expect("a search with a time limit has a deadline");
-    assert!(at <= asked + guard_deadline(Duration::from_millis(65)) + Duration::from_millis(5));
+    assert!(at <= asked + guard_deadline(Duration::from_millis(50)) + Duration::from_millis(5));
     // The search's own events wait in the channel, unread, as if its thread were late.
     std::thread::sleep(at.saturating_duration_since(Instant::now()));
     s.deadline_passed();
@@ -85,6 +85,6 @@ fn a_waiting_go_counts_its_time_from_its_arrival() {
         s.handle(event);
     }
     let at = s.deadline().expect("the go started with a deadline");
-    assert!(at <= asked + guard_deadline(Duration::from_millis(65)) + Duration::from_millis(5));
+    assert!(at <= asked + guard_deadline(Duration::from_millis(50)) + Duration::from_millis(5));
     drain(&mut s, &rx);
 }
