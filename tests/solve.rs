@@ -60,12 +60,12 @@ fn game_trial(game: &SolveGame) -> Trial {
     };
     Trial::test(name, move || {
         let stop = Arc::new(AtomicBool::new(false));
-        let line = solve_game(&game, &stop, limit).ok_or("no table for the solve")?;
-        match (line.verdict(), game.expected) {
+        let line = solve_game(&game, &stop, limit, &mut |_| {}).ok_or("no table for the solve")?;
+        match (game.verdict(line.value), game.expected) {
             (Verdict::Agrees, _) | (Verdict::Open, Expected::Unproven) => Ok(()),
             (verdict, _) => Err(Failed::from(format!(
-                "{}: found {:?} at depth {}{verdict}",
-                game.geometry, line.value, line.depth
+                "{}: found {:?} by {:?}{verdict}",
+                game.geometry, line.value, line.method
             ))),
         }
     })

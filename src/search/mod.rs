@@ -17,6 +17,7 @@ mod fallback;
 mod gomoku;
 mod ordering;
 pub mod pairing;
+pub mod proof;
 pub mod time;
 mod tt;
 mod vcf;
@@ -43,6 +44,17 @@ pub const MAX_PLY: usize = crate::rules::MAX_CELLS + 1;
 /// Scores at or beyond this (in absolute value) are proven wins or losses.
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 const INF: i32 = MATE + 1;
+
+/// Boards of at most this many cells are solved by alpha-beta, whose exhaustive search with
+/// the stones-left count is faster there than the proof search (measured on (5,5,4) and
+/// (5,4,4)); larger ones by the proof search.
+const PROOF_MIN_CELLS: usize = 26;
+
+/// Whether `go` with no limit and `solve` prove `pos` with the proof search ([`proof`])
+/// rather than with alpha-beta: freestyle boards of 26 to 64 cells.
+pub fn uses_proof_search(pos: &Position) -> bool {
+    proof::applies(pos) && pos.geometry().cells() >= PROOF_MIN_CELLS
+}
 
 /// Attacking moves and tried moves of the forced-win search at the root of a large board.
 const ROOT_VCF_DEPTH: u32 = 16;
@@ -310,6 +322,36 @@ impl Searcher {
             let best = self.pick(&moves, settings, rng);
             return self.settled(best, Value::Loss(1), 2, start, report);
         }
+        if *limits == Limits::default() && uses_proof_search(&pos) {
+            // With no limit the value is what is asked for: prove it. The alpha-beta table
+            // gives its memory to the proof search's meanwhile, so that `Hash` stays the
+            // bound.
+            if let Ok(small) = Table::new(1) {
+                self.table = small;
+            }
+            let budget = proof::Budget {
+                hash_mb: self.hash_mb,
+                stop: Arc::clone(&control.stop),
+                start,
+                deadline: None,
+                always_pass: false,
+            };
+            let found = proof::prove(&pos, &budget, false, &mut |_| {});
+            if let Ok(table) = Table::new(self.hash_mb) {
+                self.table = table;
+            }
+            if let Some(p) = found {
+                self.nodes = p.nodes;
+                if let (true, Some(best)) = (p.value.is_proven(), p.best) {
+                    let depth = match p.value {
+                        Value::Win(n) => 2 * n - 1,
+                        Value::Loss(n) => 2 * n,
+                        _ => empties_of(&pos),
+                    };
+                    return self.settled(best, p.value, depth, start, report);
+                }
+            }
+        }
         if gomoku::applies(&pos) {
             if self.gomoku.is_none() {
                 // `Hash` is the memory of both tables together: the gomoku search's table
@@ -541,6 +583,11 @@ impl Searcher {
             moves[0]
         }
     }
+}
+
+/// The empty cells of `pos`: the plies a proven draw looks ahead.
+fn empties_of(pos: &Position) -> u32 {
+    pos.empty().count()
 }
 
 /// The result of a search with no move to play: the game is over, or (under renju) every

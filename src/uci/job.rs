@@ -8,10 +8,11 @@ use crate::protocol::game::square_text;
 use crate::protocol::{InfoLine, Notation, Reply, Score};
 use crate::rules::{Position, perft};
 use crate::search::{Iteration, Searcher, Value};
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A piece of background work.
 pub enum Job {
@@ -131,32 +132,115 @@ pub fn run(
         Job::Solve => {
             let (mut proven, mut total) = (0, 0);
             let mut each = |line: &bench::SolveLine| {
-                let g = line.game.geometry;
-                let best = line.best.map_or("(none)".to_string(), |sq| g.name(sq));
                 total += 1;
                 if line.value.is_proven() {
                     proven += 1;
                 }
-                // Milliseconds with three decimals: the small games take microseconds.
-                let _ = out.send(Event::Output(Reply::Text(format!(
-                    "solve {}x{} k={} {} bestmove {best} depth {} nodes {} time {:.3}{}",
-                    g.columns(),
-                    g.rows(),
-                    g.k(),
-                    describe(line.value),
-                    line.depth,
-                    line.nodes,
-                    line.elapsed.as_secs_f64() * 1000.0,
-                    line.verdict()
-                ))));
+                let _ = out.send(Event::Output(Reply::Text(solve_text(line))));
             };
-            match bench::solve(stop, &mut each) {
-                Some(()) => vec![Reply::Text(format!(
-                    "solved {proven} of {total} (each game given {} s)",
-                    bench::SOLVE_TIME_LIMIT.as_secs()
+            let mut progress = |p: &bench::SolveProgress| {
+                let _ = out.send(Event::Output(Reply::InfoString(progress_text(p))));
+            };
+            match bench::solve(stop, bench::SOLVE_TIME_LIMIT, &mut progress, &mut each) {
+                Some(()) => vec![Reply::Text(solved_text(
+                    proven,
+                    total,
+                    bench::SOLVE_TIME_LIMIT,
                 ))],
                 None => vec![Reply::InfoString("solve stopped".into())],
             }
+        }
+    }
+}
+
+/// The line that ends a solve: how many values were proven.
+fn solved_text(proven: usize, total: usize, limit: Duration) -> String {
+    format!(
+        "solved {proven} of {total} (each game given {} s)",
+        limit.as_secs_f64()
+    )
+}
+
+/// The line of one solved game: `solve 6x6 k=5 draw bestmove (none) proof nodes 132909 time
+/// 1290.512`, with what is amiss against the list at the end.
+pub fn solve_text(line: &bench::SolveLine) -> String {
+    let g = line.geometry;
+    let best = line.best.map_or("(none)".to_string(), |sq| g.name(sq));
+    let method = match line.method {
+        bench::Method::AlphaBeta { depth } => format!("depth {depth}"),
+        bench::Method::Proof => "proof".to_string(),
+    };
+    // Milliseconds with three decimals: the small games take microseconds.
+    format!(
+        "solve {}x{} k={} {} bestmove {best} {method} nodes {} time {:.3}{}",
+        g.columns(),
+        g.rows(),
+        g.k(),
+        describe(line.value),
+        line.nodes,
+        line.elapsed.as_secs_f64() * 1000.0,
+        line.verdict().map(|v| v.to_string()).unwrap_or_default()
+    )
+}
+
+/// How far a running solve has come: `solve 7x7 k=5 nodes N time MS hashfull H`.
+pub fn progress_text(p: &bench::SolveProgress) -> String {
+    format!(
+        "solve {}x{} k={} nodes {} time {} hashfull {}",
+        p.geometry.columns(),
+        p.geometry.rows(),
+        p.geometry.k(),
+        p.nodes,
+        p.elapsed.as_millis(),
+        p.hashfull
+    )
+}
+
+/// `kinrow solve` on the command line: solves `game` (or, with `None`, every game of the
+/// solve list) within `limit` each, one line per game on stdout; on stderr a progress line
+/// about once a second, or, when stderr is a terminal, one status line rewritten in place.
+pub fn solve_command_line(game: Option<crate::rules::Geometry>, limit: Duration) -> ExitCode {
+    use std::io::{IsTerminal, Write};
+    let stop = Arc::new(AtomicBool::new(false));
+    let terminal = std::io::stderr().is_terminal();
+    let mut progress = |p: &bench::SolveProgress| {
+        let text = progress_text(p);
+        let mut err = std::io::stderr().lock();
+        let _ = if terminal {
+            write!(err, "\r\x1b[K{text}")
+        } else {
+            writeln!(err, "{text}")
+        };
+        let _ = err.flush();
+    };
+    let mut writer = crate::io::Output::new(std::io::stdout());
+    let (mut proven, mut total) = (0, 0);
+    let mut each = |line: &bench::SolveLine| {
+        if terminal {
+            // Clear the status line before the result takes its place.
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+        }
+        total += 1;
+        if line.value.is_proven() {
+            proven += 1;
+        }
+        writer.line(solve_text(line));
+    };
+    let done = match game {
+        Some(g) => bench::solve_board(g, &stop, limit, &mut progress).map(|line| each(&line)),
+        None => {
+            let r = bench::solve(&stop, limit, &mut progress, &mut each);
+            if r.is_some() {
+                writer.line(solved_text(proven, total, limit));
+            }
+            r
+        }
+    };
+    match done {
+        Some(()) => ExitCode::SUCCESS,
+        None => {
+            eprintln!("kinrow solve: the table could not be allocated");
+            ExitCode::FAILURE
         }
     }
 }
