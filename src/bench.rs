@@ -207,7 +207,8 @@ pub fn solve_board(
             elapsed: start.elapsed(),
         });
     }
-    let mut searcher = Searcher::new(hash_mb).ok()?;
+    // Alpha-beta keeps every position it proves: the table that holds the most does best.
+    let mut searcher = Searcher::new(if geometry.cells() <= 16 { 1 } else { 256 }).ok()?;
     let limits = Limits {
         hard_time: Some(time_limit),
         soft_time: Some(time_limit),

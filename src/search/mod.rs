@@ -48,7 +48,7 @@ const INF: i32 = MATE + 1;
 /// Boards of at most this many cells are solved by alpha-beta, whose exhaustive search with
 /// the stones-left count is faster there than the proof search (measured on (5,5,4) and
 /// (5,4,4)); larger ones by the proof search.
-const PROOF_MIN_CELLS: usize = 26;
+const PROOF_MIN_CELLS: usize = 29;
 
 /// Whether `go` with no limit and `solve` prove `pos` with the proof search ([`proof`])
 /// rather than with alpha-beta: freestyle boards of 26 to 64 cells.

@@ -224,7 +224,10 @@ pub fn solve_command_line(game: Option<crate::rules::Geometry>, limit: Duration)
         if line.value.is_proven() {
             proven += 1;
         }
-        writer.line(solve_text(line));
+        if !writer.line(solve_text(line)) {
+            // Nobody reads any more: stop rather than solve for no one.
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     };
     let done = match game {
         Some(g) => bench::solve_board(g, &stop, limit, &mut progress).map(|line| each(&line)),
@@ -238,6 +241,7 @@ pub fn solve_command_line(game: Option<crate::rules::Geometry>, limit: Duration)
     };
     match done {
         Some(()) => ExitCode::SUCCESS,
+        None if stop.load(std::sync::atomic::Ordering::Relaxed) => ExitCode::SUCCESS,
         None => {
             eprintln!("kinrow solve: the table could not be allocated");
             ExitCode::FAILURE

@@ -46,6 +46,20 @@ impl Pairer {
         Some(pairs)
     }
 
+    /// A pairing against `p` of the windows `p` can still fill with `left` stones.
+    pub fn pairs_in_time(&mut self, board: &Board, p: usize, left: usize) -> Option<Vec<u64>> {
+        if !self.solve_within(board, p, left) {
+            return None;
+        }
+        let mut pairs = vec![0u64; self.lines.len()];
+        for (cell, &slot) in self.owner[..board.cells].iter().enumerate() {
+            if slot != FREE {
+                pairs[slot as usize / 2] |= 1 << cell;
+            }
+        }
+        Some(pairs)
+    }
+
     /// The cells of a pairing against `p`, if there is one.
     pub fn zone(&mut self, board: &Board, p: usize) -> Option<u64> {
         if !self.solve(board, p) {
