@@ -42,6 +42,11 @@ enum Sub {
         /// Seconds to give each game before reporting it unproven.
         #[arg(long, value_name = "S", default_value_t = 30.0)]
         time: f64,
+        /// Also write the proof of the one game to FILE (boards of up to 64 cells), for an
+        /// independent checker: the winning strategy, or the strategy that stops the first
+        /// player.
+        #[arg(long, value_name = "FILE", requires = "columns")]
+        certificate: Option<std::path::PathBuf>,
     },
     /// Run as a Gomocup brain (Piskvork, c-gomoku-cli): the Gomoku AI protocol on
     /// stdin/stdout, boards up to 20x20 (START 20, RECTSTART 20,15).
@@ -90,7 +95,8 @@ fn main() -> ExitCode {
             rows,
             k,
             time,
-        }) => solve(columns.zip(rows).zip(k), time),
+            certificate,
+        }) => solve(columns.zip(rows).zip(k), time, certificate.as_deref()),
         Some(Sub::Gomocup) => kinrow::gomocup::run(),
         Some(Sub::Match { args }) => kinrow::referee::main(&args),
         Some(Sub::Play { args }) => kinrow::play::main(&args),
@@ -98,7 +104,11 @@ fn main() -> ExitCode {
 }
 
 /// `kinrow solve [C R K] [--time S]`.
-fn solve(game: Option<((u32, u32), u32)>, seconds: f64) -> ExitCode {
+fn solve(
+    game: Option<((u32, u32), u32)>,
+    seconds: f64,
+    certificate: Option<&std::path::Path>,
+) -> ExitCode {
     let Ok(limit) = std::time::Duration::try_from_secs_f64(seconds) else {
         eprintln!("kinrow solve: --time must be a number of seconds, 0 or more, got {seconds}");
         return ExitCode::from(2);
@@ -111,7 +121,7 @@ fn solve(game: Option<((u32, u32), u32)>, seconds: f64) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    kinrow::uci::solve_command_line(geometry, limit)
+    kinrow::uci::solve_command_line(geometry, limit, certificate)
 }
 
 /// The command line; started by a name beginning `pbrain-` it is `kinrow gomocup`, since

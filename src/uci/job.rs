@@ -196,10 +196,124 @@ pub fn progress_text(p: &bench::SolveProgress) -> String {
     )
 }
 
+/// A certificate as text, one node a line, for a checker that knows nothing of kinrow:
+///
+/// ```text
+/// kinrow certificate 1
+/// board 4 4 4
+/// claim x cannot win
+/// nodes 3
+/// 0 attacker a1 1 b1 2 ...
+/// 1 defender b2 5
+/// 2 pairing a1 a2 b1 c2
+/// ```
+///
+/// The root, node 0, is the empty board with x to move. `claim` is `x wins` or `x cannot
+/// win` (x being the side that tries to win). Node kinds: `attacker` and `defender` (the side
+/// to move, then its moves, each with the node it leads to), `won` (the player who moved
+/// last completed a window), `full` (no empty cell), `pairing` (pairs of empty cells,
+/// two squares each, such that every window without a defender stone holds a pair) and
+/// `pairing-in-time` (the same for the windows the attacker can still fill with the stones
+/// it has left to place).
+pub fn certificate_text(
+    geometry: crate::rules::Geometry,
+    cert: &crate::search::proof::certificate::Certificate,
+) -> String {
+    use crate::search::proof::certificate::Node;
+    use std::fmt::Write;
+    let letter = if cert.attacker == 0 { 'x' } else { 'o' };
+    let mut out = String::new();
+    let _ = writeln!(out, "kinrow certificate 1");
+    let _ = writeln!(
+        out,
+        "board {} {} {}",
+        geometry.columns(),
+        geometry.rows(),
+        geometry.k()
+    );
+    let claim = if cert.attacker_wins {
+        "wins"
+    } else {
+        "cannot win"
+    };
+    let _ = writeln!(out, "claim {letter} {claim}");
+    let n = cert.nodes.len();
+    let _ = writeln!(out, "nodes {n}");
+    // The writer numbers a node after its children, the file before them: the root first.
+    let renumber = |id: usize| n - 1 - id;
+    for (id, node) in cert.nodes.iter().enumerate().rev() {
+        let _ = write!(out, "{}", renumber(id));
+        let (kind, moves, pairs): (&str, &[(usize, usize)], &[(usize, usize)]) = match node {
+            Node::Attacker(m) => ("attacker", m, &[]),
+            Node::Defender(m) => ("defender", m, &[]),
+            Node::Won => ("won", &[], &[]),
+            Node::Full => ("full", &[], &[]),
+            Node::Pairing(p) => ("pairing", &[], p),
+            Node::PairingInTime(p) => ("pairing-in-time", &[], p),
+        };
+        let _ = write!(out, " {kind}");
+        for &(sq, child) in moves {
+            let _ = write!(out, " {} {}", geometry.name(sq), renumber(child));
+        }
+        for &(a, b) in pairs {
+            let _ = write!(out, " {} {}", geometry.name(a), geometry.name(b));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes the certificate of `geometry`'s game from the empty board to `path`, within
+/// `limit`; the error as a line for people.
+fn write_certificate(
+    geometry: crate::rules::Geometry,
+    path: &std::path::Path,
+    stop: &Arc<AtomicBool>,
+    limit: Duration,
+    progress: &mut dyn FnMut(&bench::SolveProgress),
+) -> Result<usize, String> {
+    use crate::search::proof;
+    let pos = Position::new(crate::rules::Tables::new(geometry));
+    let start = Instant::now();
+    let budget = proof::Budget {
+        hash_mb: bench::solve_hash_mb(geometry),
+        stop: Arc::clone(stop),
+        start,
+        deadline: start.checked_add(limit),
+        always_pass: false,
+    };
+    let mut each = |p: &proof::Progress| {
+        progress(&bench::SolveProgress {
+            geometry,
+            nodes: p.nodes,
+            elapsed: p.elapsed,
+            hashfull: p.hashfull,
+        })
+    };
+    let cert = proof::certify(&pos, &budget, CERTIFICATE_MAX_NODES, &mut each)
+        .ok_or_else(|| {
+            format!("{geometry}: certificates are written for freestyle boards of up to 64 cells")
+        })?
+        .map_err(|e| format!("{geometry}: {e}"))?;
+    std::fs::write(path, certificate_text(geometry, &cert))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(cert.nodes.len())
+}
+
+/// The most nodes a certificate may have (a node is a line of the file).
+const CERTIFICATE_MAX_NODES: usize = 20_000_000;
+
 /// `kinrow solve` on the command line: solves `game` (or, with `None`, every game of the
 /// solve list) within `limit` each, one line per game on stdout; on stderr a progress line
 /// about once a second, or, when stderr is a terminal, one status line rewritten in place.
-pub fn solve_command_line(game: Option<crate::rules::Geometry>, limit: Duration) -> ExitCode {
+///
+/// With `certificate`, the proof of the one game is also written to that file (see
+/// [`certificate_text`]).
+pub fn solve_command_line(
+    game: Option<crate::rules::Geometry>,
+    limit: Duration,
+    certificate: Option<&std::path::Path>,
+) -> ExitCode {
     use std::io::{IsTerminal, Write};
     let stop = Arc::new(AtomicBool::new(false));
     let terminal = std::io::stderr().is_terminal();
@@ -239,6 +353,15 @@ pub fn solve_command_line(game: Option<crate::rules::Geometry>, limit: Duration)
             r
         }
     };
+    if let (Some(g), Some(path), Some(())) = (game, certificate, done) {
+        match write_certificate(g, path, &stop, limit, &mut progress) {
+            Ok(n) => eprintln!("certificate of {n} nodes written to {}", path.display()),
+            Err(e) => {
+                eprintln!("kinrow solve: no certificate: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     match done {
         Some(()) => ExitCode::SUCCESS,
         None if stop.load(std::sync::atomic::Ordering::Relaxed) => ExitCode::SUCCESS,

@@ -13,7 +13,7 @@
 //! `stop` to end a search now, so it must not wait behind anything.
 
 mod job;
-pub use job::solve_command_line;
+pub use job::{certificate_text, solve_command_line};
 mod limits;
 mod options;
 mod show;

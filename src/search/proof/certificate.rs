@@ -40,7 +40,7 @@ pub struct Certificate {
     pub attacker: usize,
     /// `true`: the attacker wins; `false`: the attacker cannot win.
     pub attacker_wins: bool,
-    /// The nodes; the root first.
+    /// The nodes, each after the nodes it leads to: the root last.
     pub nodes: Vec<Node>,
 }
 
@@ -190,9 +190,32 @@ impl Writer<'_> {
                 children.push((sq, child?));
             }
         } else {
-            // A move that wins at once first, then any the table or a search settles.
+            // A move that wins at once, or the first of a win by fours, or one the table
+            // settles; else any that a search settles.
             let mut found = None;
+            if attacker_node {
+                let first = self.search.vcf_move();
+                if let Some(sq) = first
+                    && self.child_holds(sq)?
+                {
+                    found = Some(sq);
+                }
+            }
+            if found.is_none() {
+                for sq in cells_of(empty) {
+                    self.search.board.make(sq);
+                    let e = self.search.root_entry();
+                    self.search.board.unmake();
+                    if e.is_some_and(|e| (e.pn == 0) == self.wins && (e.pn == 0 || e.dn == 0)) {
+                        found = Some(sq);
+                        break;
+                    }
+                }
+            }
             for sq in cells_of(empty) {
+                if found.is_some() {
+                    break;
+                }
                 if self.child_holds(sq)? {
                     found = Some(sq);
                     break;

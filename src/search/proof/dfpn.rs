@@ -267,11 +267,24 @@ impl Dfpn {
     /// only answer is to block (the search gives up where the defender has a threat of its
     /// own). Returns the attacker's moves to the win.
     fn vcf(&mut self, depth: u32, budget: &mut u32) -> Option<u16> {
+        self.vcf_line(depth, budget).map(|(n, _)| n)
+    }
+
+    /// The first move of a win by continuous fours for the attacker (to move), if the fours
+    /// search of [`Dfpn::settle`] finds one.
+    pub fn vcf_move(&mut self) -> Option<usize> {
+        let mut budget = VCF_BUDGET;
+        self.vcf_line(VCF_DEPTH, &mut budget).map(|(_, sq)| sq)
+    }
+
+    /// [`Dfpn::vcf`] with the first move (the winning cell itself for a win at once).
+    fn vcf_line(&mut self, depth: u32, budget: &mut u32) -> Option<(u16, usize)> {
         let a = self.attacker;
         let d = 1 - a;
         let k = self.board.k;
-        if self.board.threats(a) != 0 {
-            return Some(1);
+        let wins = self.board.threats(a);
+        if wins != 0 {
+            return Some((1, wins.trailing_zeros() as usize));
         }
         if depth == 0 || k < 3 || self.board.threats(d) != 0 {
             return None;
@@ -303,8 +316,8 @@ impl Dfpn {
                 _ => Some(2),
             };
             self.board.unmake();
-            if found.is_some() {
-                return found;
+            if let Some(n) = found {
+                return Some((n, sq));
             }
         }
         None

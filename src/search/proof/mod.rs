@@ -14,6 +14,7 @@
 //! - [`dfpn`]: the search.
 
 pub mod board;
+pub mod certificate;
 pub mod dfpn;
 pub mod pairs;
 pub mod table;
@@ -158,6 +159,38 @@ pub fn prove(
         Outcome::Unknown => (Value::Heuristic(0), None),
     };
     Some(Proof { value, best, nodes })
+}
+
+/// Proves whether the side to move in `pos` wins and writes the proof out as a certificate
+/// of at most `max_nodes` nodes: the side to move's winning strategy, or the opponent's
+/// strategy that keeps it from winning. `None` if the position is not one the proof search
+/// handles.
+pub fn certify(
+    pos: &Position,
+    budget: &Budget,
+    max_nodes: usize,
+    report: &mut dyn FnMut(&Progress),
+) -> Option<Result<certificate::Certificate, certificate::CertificateError>> {
+    if !applies(pos) {
+        return None;
+    }
+    let board = Board::from_position(pos)?;
+    let us = board.side;
+    let mut search = Dfpn::new(board, us, budget.hash_mb);
+    search.always_pass = budget.always_pass;
+    let wins = match search.run(&budget.stop, budget.start, budget.deadline, report) {
+        Outcome::Proven(_) => true,
+        Outcome::Disproven => false,
+        Outcome::Unknown => return Some(Err(certificate::CertificateError::Stopped)),
+    };
+    Some(certificate::write(
+        &mut search,
+        wins,
+        &budget.stop,
+        budget.start,
+        budget.deadline,
+        max_nodes,
+    ))
 }
 
 /// The root move whose child the table settles as `settled` says, the lowest `cost` first;
