@@ -243,7 +243,8 @@ pub fn certificate_text(
     let renumber = |id: usize| n - 1 - id;
     for (id, node) in cert.nodes.iter().enumerate().rev() {
         let _ = write!(out, "{}", renumber(id));
-        let (kind, moves, pairs): (&str, &[(usize, usize)], &[(usize, usize)]) = match node {
+        type Pairs<'a> = &'a [(usize, usize)];
+        let (kind, moves, pairs): (&str, Pairs, Pairs) = match node {
             Node::Attacker(m) => ("attacker", m, &[]),
             Node::Defender(m) => ("defender", m, &[]),
             Node::Won => ("won", &[], &[]),
