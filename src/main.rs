@@ -189,7 +189,7 @@ mod tests {
         ));
         assert!(matches!(
             parse(&["solve", "7", "6", "5", "--time", "2.5"]).expect("solve one").command,
-            Some(Sub::Solve { columns: Some(7), rows: Some(6), k: Some(5), time }) if time == 2.5
+            Some(Sub::Solve { columns: Some(7), rows: Some(6), k: Some(5), time, .. }) if time == 2.5
         ));
         assert!(
             parse(&["solve", "7"]).is_err(),
