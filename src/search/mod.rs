@@ -7,6 +7,8 @@
 //! - `ordering`: which moves are tried, in what order;
 //! - [`pairing`]: draw proofs by pairing strategies;
 //! - `vcf`: forced wins by continuous fours;
+//! - [`proof`]: the proof search (df-pn with pairings and relevance zones) for `go` with no
+//!   limit on freestyle boards of 29 to 64 cells, and for `solve`;
 //! - `gomoku`: the search for gomoku, with line patterns and threat search;
 //! - `tt`: the transposition table;
 //! - [`time`]: time management;
@@ -674,6 +676,52 @@ mod tests {
         // The root's fours search and the first alpha-beta nodes poll: a few polling
         // intervals of work at most (the fours search alone may try 20,000 moves).
         assert!(r.nodes < 1_000, "{}", r.nodes);
+    }
+
+    #[test]
+    fn go_without_limits_proves_with_the_proof_search() {
+        let mut s = Searcher::new(4).expect("a table");
+        let control = Control {
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+        };
+        let mut rng = StdRng::seed_from_u64(1);
+        for (c, rows, k, win) in [(6, 5, 4, true), (6, 5, 5, false), (7, 6, 4, true)] {
+            let pos = Position::new(Tables::new(Geometry::new(c, rows, k).expect("a board")));
+            assert!(uses_proof_search(&pos));
+            let mut reports = 0;
+            let res = s.search(
+                &pos,
+                &Limits::default(),
+                Settings::default(),
+                &control,
+                &mut rng,
+                &mut |_| reports += 1,
+            );
+            let best = res.best.expect("a move");
+            assert!(pos.empty().contains(best));
+            assert_eq!(reports, 1);
+            match (win, res.value) {
+                (true, Value::Win(_)) | (false, Value::Draw) => {}
+                (_, v) => panic!("{c}x{rows} k={k}: {v:?}"),
+            }
+            // The move keeps the value: after it the opponent cannot win (and, for a win,
+            // it is proven again from there).
+            let mut after = pos.clone();
+            after.make(best);
+            let budget = proof::Budget {
+                hash_mb: 4,
+                stop: Arc::new(AtomicBool::new(false)),
+                start: Instant::now(),
+                deadline: None,
+                always_pass: false,
+            };
+            let reply = proof::prove(&after, &budget, false, &mut |_| {}).expect("freestyle");
+            match (win, reply.value) {
+                (true, Value::Loss(_)) | (false, Value::Draw) => {}
+                (_, v) => panic!("{c}x{rows} k={k} after {best}: {v:?}"),
+            }
+        }
     }
 
     #[test]
