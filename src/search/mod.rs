@@ -331,15 +331,21 @@ impl Searcher {
             if let Ok(small) = Table::new(1) {
                 self.table = small;
             }
+            // The gomoku search's table, if one was made for an earlier board, keeps its half.
+            let hash_mb = if self.gomoku.is_some() {
+                (self.hash_mb / 2).max(1)
+            } else {
+                self.hash_mb
+            };
             let budget = proof::Budget {
-                hash_mb: self.hash_mb,
+                hash_mb,
                 stop: Arc::clone(&control.stop),
                 start,
                 deadline: None,
                 always_pass: false,
             };
             let found = proof::prove(&pos, &budget, false, &mut |_| {});
-            if let Ok(table) = Table::new(self.hash_mb) {
+            if let Ok(table) = Table::new(hash_mb) {
                 self.table = table;
             }
             if let Some(p) = found {

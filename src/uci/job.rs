@@ -301,8 +301,9 @@ fn write_certificate(
     Ok(cert.nodes.len())
 }
 
-/// The most nodes a certificate may have (a node is a line of the file).
-const CERTIFICATE_MAX_NODES: usize = 20_000_000;
+/// The most nodes a certificate may have (a node is a line of the file): a bound on the
+/// memory the writer needs besides the search's table (some hundred bytes a node).
+const CERTIFICATE_MAX_NODES: usize = 5_000_000;
 
 /// `kinrow solve` on the command line: solves `game` (or, with `None`, every game of the
 /// solve list) within `limit` each, one line per game on stdout; on stderr a progress line
