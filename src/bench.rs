@@ -214,13 +214,18 @@ pub fn solve_board(
         soft_time: Some(time_limit),
         ..Limits::default()
     };
+    // Iterations come fast on small boards: report at most about once a second.
+    let mut next = Duration::from_secs(1);
     let mut each = |it: &crate::search::Iteration| {
-        progress(&SolveProgress {
-            geometry,
-            nodes: it.nodes,
-            elapsed: it.elapsed,
-            hashfull: it.hashfull,
-        })
+        if it.elapsed >= next {
+            next = it.elapsed + Duration::from_secs(1);
+            progress(&SolveProgress {
+                geometry,
+                nodes: it.nodes,
+                elapsed: it.elapsed,
+                hashfull: it.hashfull,
+            })
+        }
     };
     let (result, elapsed) = fixed_search(&mut searcher, &pos, &limits, stop, &mut each);
     Some(SolveLine {
