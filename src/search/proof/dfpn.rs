@@ -33,6 +33,9 @@ const VCF_BUDGET: u32 = 200;
 /// the empty cells: a zone that large or larger prunes too little to pay for the pass.
 const NULL_ROOM: usize = 4;
 
+/// The weight of each missing empty cell in a new attacker node's disproof number.
+const EXCESS_WEIGHT: u32 = 32;
+
 /// The null move among a node's children.
 const NULL: u8 = u8::MAX;
 
@@ -426,10 +429,24 @@ impl Dfpn {
             .collect();
         scored.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
         let symmetric = self.board.symmetric();
+        // A new attacker node's disproof number: how far the defender still is from a pairing
+        // (two empty cells per open window), so that df-pn tries first the replies that close
+        // the most windows (measured: (6,6,5) in 13,893 nodes, was 92,302).
+        let open_now = self.board.counts.iter().filter(|c| c[1 - a] == 0).count() as i64;
+        let empties_after = self.board.empty().count_ones() as i64 - 1;
         for (_, sq) in scored {
             let (key, sym) = self.board.child_canonical(sq);
             let dup = symmetric && kids.iter().any(|k| k.key == key);
-            let init = (1, 1);
+            let init = if side != a {
+                let closed = self.board.cell_lines[sq]
+                    .iter()
+                    .filter(|&&l| self.board.counts[l as usize][1 - a] == 0)
+                    .count() as i64;
+                let excess = (2 * (open_now - closed) - empties_after).max(0) as u32;
+                (1, 1 + EXCESS_WEIGHT * excess)
+            } else {
+                (1, 1)
+            };
             let (pn, dn) = match self.table.probe(key) {
                 Some(e) => (e.pn, e.dn),
                 // The defender's replies are settled where they stand: one that leaves a
