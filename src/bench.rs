@@ -8,7 +8,7 @@ use crate::eval::EvalKind;
 pub use crate::fixture::BenchPosition;
 use crate::fixture::{SolveGame, Verdict, bench_list, solve_list};
 use crate::rules::{Geometry, Position, Square, Tables};
-use crate::search::{Control, Limits, SearchResult, Searcher, Settings, Value};
+use crate::search::{Control, Limits, SearchResult, Searcher, Settings, Value, proof};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::sync::Arc;
@@ -66,7 +66,7 @@ pub fn run(stop: &Arc<AtomicBool>, each: &mut dyn FnMut(&BenchLine)) -> Option<B
             depth: Some(bp.depth),
             ..Limits::default()
         };
-        let (result, elapsed) = fixed_search(&mut searcher, &pos, &limits, stop);
+        let (result, elapsed) = fixed_search(&mut searcher, &pos, &limits, stop, &mut |_| {});
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
@@ -86,23 +86,57 @@ pub fn run(stop: &Arc<AtomicBool>, each: &mut dyn FnMut(&BenchLine)) -> Option<B
 /// How long `solve` gives one game before reporting it unproven.
 pub const SOLVE_TIME_LIMIT: Duration = Duration::from_secs(30);
 
-/// The table size `solve` uses, in MB: 1 MB for boards of up to 16 cells (their whole game
-/// tree fits, and a small table stays in the cache), 256 MB otherwise.
+/// The table size `solve` uses, in MB: small tables for small boards (their proofs fit, a
+/// small table stays in the cache and a large one costs its page faults), 256 MB for the
+/// largest.
 pub fn solve_hash_mb(geometry: Geometry) -> usize {
-    if geometry.cells() <= 16 { 1 } else { 256 }
+    match geometry.cells() {
+        0..=16 => 1,
+        17..=25 => 4,
+        26..=36 => 16,
+        37..=49 => 64,
+        _ => 256,
+    }
+}
+
+/// How a game was solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Iterative-deepening alpha-beta, to the deepest completed iteration.
+    AlphaBeta {
+        /// The deepest completed iteration.
+        depth: u32,
+    },
+    /// The proof search ([`crate::search::proof`]).
+    Proof,
+}
+
+/// What a running solve reports about once a second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveProgress {
+    /// The board.
+    pub geometry: Geometry,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the game's search began.
+    pub elapsed: Duration,
+    /// Table occupancy in permille.
+    pub hashfull: u32,
 }
 
 /// What solving one game found.
 #[derive(Clone, Debug)]
 pub struct SolveLine {
-    /// The game, with its known value.
-    pub game: SolveGame,
+    /// The board.
+    pub geometry: Geometry,
+    /// The game as the solve list has it, with its known value, if it is on the list.
+    pub game: Option<SolveGame>,
     /// The value for the first player (to move on the empty board).
     pub value: Value,
-    /// The first player's best move.
+    /// The first player's best move, if the search names one.
     pub best: Option<Square>,
-    /// The deepest completed iteration.
-    pub depth: u32,
+    /// How it was solved.
+    pub method: Method,
     /// The nodes searched.
     pub nodes: u64,
     /// How long it took.
@@ -110,33 +144,98 @@ pub struct SolveLine {
 }
 
 impl SolveLine {
-    /// How the value found compares with the known one.
-    pub fn verdict(&self) -> Verdict {
-        self.game.verdict(self.value)
+    /// How the value found compares with the known one (`None` for a game not on the list).
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.game.as_ref().map(|g| g.verdict(self.value))
     }
 }
 
-/// Solves one game from the empty board, as `go` with no limit would (but within
-/// `time_limit`), with a fresh table and no random tie-breaks. `None` if the table cannot be
-/// had.
+/// Solves one game of the list from the empty board (see [`solve_board`]).
 pub fn solve_game(
     game: &SolveGame,
     stop: &Arc<AtomicBool>,
     time_limit: Duration,
+    progress: &mut dyn FnMut(&SolveProgress),
 ) -> Option<SolveLine> {
-    let pos = Position::new(Tables::new(game.geometry));
-    let mut searcher = Searcher::new(solve_hash_mb(game.geometry)).ok()?;
+    let mut line = solve_board(game.geometry, stop, time_limit, progress)?;
+    line.game = Some(game.clone());
+    Some(line)
+}
+
+/// Solves the game on `geometry` from the empty board, as `go` with no limit would (but
+/// within `time_limit`), with a fresh table, no random tie-breaks, and the list's entry for
+/// it if it has one. `progress` is called about once a second. `None` if the table cannot
+/// be had.
+pub fn solve_board(
+    geometry: Geometry,
+    stop: &Arc<AtomicBool>,
+    time_limit: Duration,
+    progress: &mut dyn FnMut(&SolveProgress),
+) -> Option<SolveLine> {
+    let pos = Position::new(Tables::new(geometry));
+    let game = solve_list()
+        .iter()
+        .find(|g| g.geometry == geometry)
+        .cloned();
+    let hash_mb = solve_hash_mb(geometry);
+    if crate::search::uses_proof_search(&pos) {
+        let start = Instant::now();
+        let budget = proof::Budget {
+            hash_mb,
+            stop: Arc::clone(stop),
+            start,
+            deadline: start.checked_add(time_limit),
+            always_pass: false,
+        };
+        let mut each = |p: &proof::Progress| {
+            progress(&SolveProgress {
+                geometry,
+                nodes: p.nodes,
+                elapsed: p.elapsed,
+                hashfull: p.hashfull,
+            })
+        };
+        // The value only: from the empty board the second player cannot win.
+        let found = proof::prove(&pos, &budget, true, &mut each)?;
+        return Some(SolveLine {
+            geometry,
+            game,
+            value: found.value,
+            best: found.best,
+            method: Method::Proof,
+            nodes: found.nodes,
+            elapsed: start.elapsed(),
+        });
+    }
+    // Alpha-beta keeps every position it proves: the table that holds the most does best.
+    let mut searcher = Searcher::new(if geometry.cells() <= 16 { 1 } else { 256 }).ok()?;
     let limits = Limits {
         hard_time: Some(time_limit),
         soft_time: Some(time_limit),
         ..Limits::default()
     };
-    let (result, elapsed) = fixed_search(&mut searcher, &pos, &limits, stop);
+    // Iterations come fast on small boards: report at most about once a second.
+    let mut next = Duration::from_secs(1);
+    let mut each = |it: &crate::search::Iteration| {
+        if it.elapsed >= next {
+            next = it.elapsed + Duration::from_secs(1);
+            progress(&SolveProgress {
+                geometry,
+                nodes: it.nodes,
+                elapsed: it.elapsed,
+                hashfull: it.hashfull,
+            })
+        }
+    };
+    let (result, elapsed) = fixed_search(&mut searcher, &pos, &limits, stop, &mut each);
     Some(SolveLine {
-        game: game.clone(),
+        geometry,
+        game,
         value: result.value,
         best: result.best,
-        depth: result.depth,
+        method: Method::AlphaBeta {
+            depth: result.depth,
+        },
         nodes: result.nodes,
         elapsed,
     })
@@ -149,6 +248,7 @@ fn fixed_search(
     pos: &Position,
     limits: &Limits,
     stop: &Arc<AtomicBool>,
+    report: &mut dyn FnMut(&crate::search::Iteration),
 ) -> (SearchResult, Duration) {
     let control = Control {
         stop: Arc::clone(stop),
@@ -159,15 +259,20 @@ fn fixed_search(
         random_tie_break: false,
     };
     let mut rng = StdRng::seed_from_u64(1);
-    let result = searcher.search(pos, limits, settings, &control, &mut rng, &mut |_| {});
+    let result = searcher.search(pos, limits, settings, &control, &mut rng, report);
     (result, control.start.elapsed())
 }
 
-/// Solves every game of the solve list (`fixtures/solve.txt`), calling `each` after each;
-/// `None` if stopped.
-pub fn solve(stop: &Arc<AtomicBool>, each: &mut dyn FnMut(&SolveLine)) -> Option<()> {
+/// Solves every game of the solve list (`fixtures/solve.txt`), each within `time_limit`,
+/// calling `progress` about once a second and `each` after each game; `None` if stopped.
+pub fn solve(
+    stop: &Arc<AtomicBool>,
+    time_limit: Duration,
+    progress: &mut dyn FnMut(&SolveProgress),
+    each: &mut dyn FnMut(&SolveLine),
+) -> Option<()> {
     for game in solve_list() {
-        let line = solve_game(game, stop, SOLVE_TIME_LIMIT)?;
+        let line = solve_game(game, stop, time_limit, progress)?;
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }

@@ -366,8 +366,17 @@ mod tests {
             .iter()
             .map(|g| g.geometry.to_string())
             .collect();
-        let documented = "3x3 k=3, 4x4 k=4, 5x4 k=4, 5x5 k=5, 4x4 k=3, 5x5 k=4, 6x5 k=4, 7x7 k=5";
-        assert_eq!(games.join(", "), documented, "the order protocol.md gives");
+        // Every board of up to 7x7 (columns >= rows), k from 1 to 5 and at most the columns,
+        // by columns, then rows, then k, as protocol.md says.
+        let mut documented = Vec::new();
+        for c in 1..=7 {
+            for r in 1..=c {
+                for k in 1..=c.min(5) {
+                    documented.push(format!("{c}x{r} k={k}"));
+                }
+            }
+        }
+        assert_eq!(games, documented, "the order protocol.md gives");
         assert!(solve_list().iter().all(|g| !g.source.is_empty()));
     }
 

@@ -16,7 +16,8 @@
 //!
 //! - Core, no text and no I/O: [`rules`] (geometry, positions, moves, win detection,
 //!   symmetries, perft; knows nothing of search), [`eval`] (heuristics, pure functions of a
-//!   position), [`search`] (alpha-beta, table, threat search, pairing proofs, time),
+//!   position), [`search`] (alpha-beta, table, threat search, pairing proofs, the proof
+//!   search, time),
 //!   [`engine`] (the facade that owns the searcher and its worker thread: go, stop, wait),
 //!   [`bench`] and [`fixture`] (the bench and solve workloads and the lists in `fixtures/`
 //!   that the binary embeds).

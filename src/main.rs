@@ -27,8 +27,27 @@ enum Sub {
     ///
     /// The node count is the bench signature: it changes only when the search does.
     Bench,
-    /// Solve the standard m,n,k games from the empty board, each within a time limit.
-    Solve,
+    /// Solve m,n,k games from the empty board: the standard list, or one game.
+    ///
+    /// Prints one line per game (value, best move, nodes, time); progress goes to stderr
+    /// once a second (a status line rewritten in place on a terminal).
+    Solve {
+        /// Columns of the one game to solve (with ROWS and K); without, the whole list.
+        #[arg(requires_all = ["rows", "k"])]
+        columns: Option<u32>,
+        /// Rows of the board.
+        rows: Option<u32>,
+        /// Stones in a row that win.
+        k: Option<u32>,
+        /// Seconds to give each game before reporting it unproven.
+        #[arg(long, value_name = "S", default_value_t = 30.0)]
+        time: f64,
+        /// Also write the proof of the one game to FILE (boards of up to 64 cells), for an
+        /// independent checker: the winning strategy, or the strategy that stops the first
+        /// player.
+        #[arg(long, value_name = "FILE", requires = "columns")]
+        certificate: Option<std::path::PathBuf>,
+    },
     /// Run as a Gomocup brain (Piskvork, c-gomoku-cli): the Gomoku AI protocol on
     /// stdin/stdout, boards up to 20x20 (START 20, RECTSTART 20,15).
     ///
@@ -102,7 +121,13 @@ fn main() -> ExitCode {
     match cli.command {
         None => kinrow::uci::run(),
         Some(Sub::Bench) => kinrow::uci::run_script(&["bench"]),
-        Some(Sub::Solve) => kinrow::uci::run_script(&["solve"]),
+        Some(Sub::Solve {
+            columns,
+            rows,
+            k,
+            time,
+            certificate,
+        }) => solve(columns.zip(rows).zip(k), time, certificate.as_deref()),
         Some(Sub::Gomocup) => kinrow::gomocup::run(),
         Some(Sub::Match { args }) => kinrow::referee::main(&args),
         Some(Sub::Play { args }) => kinrow::play::main(&args),
@@ -124,6 +149,27 @@ fn main() -> ExitCode {
         }),
         Some(Sub::Report { args }) => kinrow::report::main(&args),
     }
+}
+
+/// `kinrow solve [C R K] [--time S]`.
+fn solve(
+    game: Option<((u32, u32), u32)>,
+    seconds: f64,
+    certificate: Option<&std::path::Path>,
+) -> ExitCode {
+    let Ok(limit) = std::time::Duration::try_from_secs_f64(seconds) else {
+        eprintln!("kinrow solve: --time must be a number of seconds, 0 or more, got {seconds}");
+        return ExitCode::from(2);
+    };
+    let geometry = match game.map(|((c, r), k)| kinrow::rules::Geometry::new(c, r, k)) {
+        None => None,
+        Some(Ok(g)) => Some(g),
+        Some(Err(e)) => {
+            eprintln!("kinrow solve: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    kinrow::uci::solve_command_line(geometry, limit, certificate)
 }
 
 /// The command line; started by a name beginning `pbrain-` it is `kinrow gomocup`, since
@@ -186,6 +232,18 @@ mod tests {
             parse(&["bench"]).expect("bench").command,
             Some(Sub::Bench)
         ));
+        assert!(matches!(
+            parse(&["solve"]).expect("solve").command,
+            Some(Sub::Solve { columns: None, .. })
+        ));
+        assert!(matches!(
+            parse(&["solve", "7", "6", "5", "--time", "2.5"]).expect("solve one").command,
+            Some(Sub::Solve { columns: Some(7), rows: Some(6), k: Some(5), time, .. }) if time == 2.5
+        ));
+        assert!(
+            parse(&["solve", "7"]).is_err(),
+            "one game needs all three numbers"
+        );
         // match and play take their arguments raw, --help included.
         match parse(&["match", "--help", "--engine", "cmd=x"])
             .expect("raw")

@@ -35,6 +35,13 @@ fn main() {
             },
         ));
     }
+    trials.push(Trial::test(
+        "the_list_agrees_with_the_oracle_on_boards_of_up_to_16_cells",
+        || {
+            small_games_against_the_oracle();
+            Ok(())
+        },
+    ));
     // The full range: 300 positions of 10 to 16 stones. The oracle needs about five minutes
     // for the early ones.
     trials.push(
@@ -60,16 +67,42 @@ fn game_trial(game: &SolveGame) -> Trial {
     };
     Trial::test(name, move || {
         let stop = Arc::new(AtomicBool::new(false));
-        let line = solve_game(&game, &stop, limit).ok_or("no table for the solve")?;
-        match (line.verdict(), game.expected) {
+        let line = solve_game(&game, &stop, limit, &mut |_| {}).ok_or("no table for the solve")?;
+        match (game.verdict(line.value), game.expected) {
             (Verdict::Agrees, _) | (Verdict::Open, Expected::Unproven) => Ok(()),
             (verdict, _) => Err(Failed::from(format!(
-                "{}: found {:?} at depth {}{verdict}",
-                game.geometry, line.value, line.depth
+                "{}: found {:?} by {:?}{verdict}",
+                game.geometry, line.value, line.method
             ))),
         }
     })
     .with_ignored_flag(ignored)
+}
+
+/// The list's value of every game of at most 16 cells is the oracle's (distances too,
+/// where the list gives one: the oracle's are the fastest win).
+fn small_games_against_the_oracle() {
+    use kinrow::fixture::Known;
+    let mut checked = 0;
+    for game in solve_list().iter().filter(|g| g.geometry.cells() <= 16) {
+        let g = game.geometry;
+        let mut oracle = Oracle::new(g.columns(), g.rows(), g.k());
+        let mut cells = vec![0u8; g.cells()];
+        let truth = common::oracle::as_engine_value(oracle.value(&mut cells, 1));
+        let agrees = match (game.known, truth) {
+            (Known::Draw, kinrow::search::Value::Draw) => true,
+            (Known::FirstWins(n), kinrow::search::Value::Win(m)) => n.is_none_or(|n| n == m),
+            (Known::SecondWins(n), kinrow::search::Value::Loss(m)) => n.is_none_or(|n| n == m),
+            _ => false,
+        };
+        assert!(
+            agrees,
+            "{g}: the list says {}, the oracle {truth:?}",
+            game.known
+        );
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} small games on the list");
 }
 
 /// Checks `count` random (5,5,5) positions with `stones` stones against the oracle.

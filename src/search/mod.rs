@@ -7,6 +7,8 @@
 //! - `ordering`: which moves are tried, in what order;
 //! - [`pairing`]: draw proofs by pairing strategies;
 //! - `vcf`: forced wins by continuous fours;
+//! - [`proof`]: the proof search (df-pn with pairings and relevance zones) for `go` with no
+//!   limit on freestyle boards of 29 to 64 cells, and for `solve`;
 //! - `gomoku`: the search for gomoku, with line patterns and threat search;
 //! - `tt`: the transposition table;
 //! - [`time`]: time management;
@@ -17,6 +19,7 @@ mod fallback;
 mod gomoku;
 mod ordering;
 pub mod pairing;
+pub mod proof;
 pub mod time;
 mod tt;
 mod vcf;
@@ -43,6 +46,17 @@ pub const MAX_PLY: usize = crate::rules::MAX_CELLS + 1;
 /// Scores at or beyond this (in absolute value) are proven wins or losses.
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 const INF: i32 = MATE + 1;
+
+/// Boards of at most this many cells are solved by alpha-beta, whose exhaustive search with
+/// the stones-left count is faster there than the proof search (measured on (5,5,4) and
+/// (5,4,4)); larger ones by the proof search.
+const PROOF_MIN_CELLS: usize = 29;
+
+/// Whether `go` with no limit and `solve` prove `pos` with the proof search ([`proof`])
+/// rather than with alpha-beta: freestyle boards of 26 to 64 cells.
+pub fn uses_proof_search(pos: &Position) -> bool {
+    proof::applies(pos) && pos.geometry().cells() >= PROOF_MIN_CELLS
+}
 
 /// Attacking moves and tried moves of the forced-win search at the root of a large board.
 const ROOT_VCF_DEPTH: u32 = 16;
@@ -337,6 +351,42 @@ impl Searcher {
             let best = self.pick(&moves, settings, rng);
             return self.settled(best, Value::Loss(1), 2, start, report);
         }
+        if *limits == Limits::default() && uses_proof_search(&pos) {
+            // With no limit the value is what is asked for: prove it. The alpha-beta table
+            // gives its memory to the proof search's meanwhile, so that `Hash` stays the
+            // bound.
+            if let Ok(small) = Table::new(1) {
+                self.table = small;
+            }
+            // The gomoku search's table, if one was made for an earlier board, keeps its half.
+            let hash_mb = if self.gomoku.is_some() {
+                (self.hash_mb / 2).max(1)
+            } else {
+                self.hash_mb
+            };
+            let budget = proof::Budget {
+                hash_mb,
+                stop: Arc::clone(&control.stop),
+                start,
+                deadline: None,
+                always_pass: false,
+            };
+            let found = proof::prove(&pos, &budget, false, &mut |_| {});
+            if let Ok(table) = Table::new(hash_mb) {
+                self.table = table;
+            }
+            if let Some(p) = found {
+                self.nodes = p.nodes;
+                if let (true, Some(best)) = (p.value.is_proven(), p.best) {
+                    let depth = match p.value {
+                        Value::Win(n) => 2 * n - 1,
+                        Value::Loss(n) => 2 * n,
+                        _ => empties_of(&pos),
+                    };
+                    return self.settled(best, p.value, depth, start, report);
+                }
+            }
+        }
         if gomoku::applies(&pos) {
             let engine = self.gomoku_engine();
             return engine.search(&pos, limits, settings, control, rng, report);
@@ -559,6 +609,11 @@ impl Searcher {
     }
 }
 
+/// The empty cells of `pos`: the plies a proven draw looks ahead.
+fn empties_of(pos: &Position) -> u32 {
+    pos.empty().count()
+}
+
 /// The result of a search with no move to play: the game is over, or (under renju) every
 /// empty square is forbidden to X.
 fn no_move() -> SearchResult {
@@ -676,6 +731,52 @@ mod tests {
         // The root's fours search and the first alpha-beta nodes poll: a few polling
         // intervals of work at most (the fours search alone may try 20,000 moves).
         assert!(r.nodes < 1_000, "{}", r.nodes);
+    }
+
+    #[test]
+    fn go_without_limits_proves_with_the_proof_search() {
+        let mut s = Searcher::new(4).expect("a table");
+        let control = Control {
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+        };
+        let mut rng = StdRng::seed_from_u64(1);
+        for (c, rows, k, win) in [(6, 5, 4, true), (6, 5, 5, false), (7, 6, 4, true)] {
+            let pos = Position::new(Tables::new(Geometry::new(c, rows, k).expect("a board")));
+            assert!(uses_proof_search(&pos));
+            let mut reports = 0;
+            let res = s.search(
+                &pos,
+                &Limits::default(),
+                Settings::default(),
+                &control,
+                &mut rng,
+                &mut |_| reports += 1,
+            );
+            let best = res.best.expect("a move");
+            assert!(pos.empty().contains(best));
+            assert_eq!(reports, 1);
+            match (win, res.value) {
+                (true, Value::Win(_)) | (false, Value::Draw) => {}
+                (_, v) => panic!("{c}x{rows} k={k}: {v:?}"),
+            }
+            // The move keeps the value: after it the opponent cannot win (and, for a win,
+            // it is proven again from there).
+            let mut after = pos.clone();
+            after.make(best);
+            let budget = proof::Budget {
+                hash_mb: 4,
+                stop: Arc::new(AtomicBool::new(false)),
+                start: Instant::now(),
+                deadline: None,
+                always_pass: false,
+            };
+            let reply = proof::prove(&after, &budget, false, &mut |_| {}).expect("freestyle");
+            match (win, reply.value) {
+                (true, Value::Loss(_)) | (false, Value::Draw) => {}
+                (_, v) => panic!("{c}x{rows} k={k} after {best}: {v:?}"),
+            }
+        }
     }
 
     #[test]

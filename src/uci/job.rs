@@ -8,10 +8,11 @@ use crate::protocol::game::square_text;
 use crate::protocol::{InfoLine, Notation, Reply, Score};
 use crate::rules::{Position, perft};
 use crate::search::{Iteration, Searcher, Value};
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A piece of background work.
 pub enum Job {
@@ -131,32 +132,244 @@ pub fn run(
         Job::Solve => {
             let (mut proven, mut total) = (0, 0);
             let mut each = |line: &bench::SolveLine| {
-                let g = line.game.geometry;
-                let best = line.best.map_or("(none)".to_string(), |sq| g.name(sq));
                 total += 1;
                 if line.value.is_proven() {
                     proven += 1;
                 }
-                // Milliseconds with three decimals: the small games take microseconds.
-                let _ = out.send(Event::Output(Reply::Text(format!(
-                    "solve {}x{} k={} {} bestmove {best} depth {} nodes {} time {:.3}{}",
-                    g.columns(),
-                    g.rows(),
-                    g.k(),
-                    describe(line.value),
-                    line.depth,
-                    line.nodes,
-                    line.elapsed.as_secs_f64() * 1000.0,
-                    line.verdict()
-                ))));
+                let _ = out.send(Event::Output(Reply::Text(solve_text(line))));
             };
-            match bench::solve(stop, &mut each) {
-                Some(()) => vec![Reply::Text(format!(
-                    "solved {proven} of {total} (each game given {} s)",
-                    bench::SOLVE_TIME_LIMIT.as_secs()
+            let mut progress = |p: &bench::SolveProgress| {
+                let _ = out.send(Event::Output(Reply::InfoString(progress_text(p))));
+            };
+            match bench::solve(stop, bench::SOLVE_TIME_LIMIT, &mut progress, &mut each) {
+                Some(()) => vec![Reply::Text(solved_text(
+                    proven,
+                    total,
+                    bench::SOLVE_TIME_LIMIT,
                 ))],
                 None => vec![Reply::InfoString("solve stopped".into())],
             }
+        }
+    }
+}
+
+/// The line that ends a solve: how many values were proven.
+fn solved_text(proven: usize, total: usize, limit: Duration) -> String {
+    format!(
+        "solved {proven} of {total} (each game given {} s)",
+        limit.as_secs_f64()
+    )
+}
+
+/// The line of one solved game: `solve 6x6 k=5 draw bestmove (none) proof nodes 132909 time
+/// 1290.512`, with what is amiss against the list at the end.
+pub fn solve_text(line: &bench::SolveLine) -> String {
+    let g = line.geometry;
+    let best = line.best.map_or("(none)".to_string(), |sq| g.name(sq));
+    let method = match line.method {
+        bench::Method::AlphaBeta { depth } => format!("depth {depth}"),
+        bench::Method::Proof => "proof".to_string(),
+    };
+    // Milliseconds with three decimals: the small games take microseconds.
+    format!(
+        "solve {}x{} k={} {} bestmove {best} {method} nodes {} time {:.3}{}",
+        g.columns(),
+        g.rows(),
+        g.k(),
+        describe(line.value),
+        line.nodes,
+        line.elapsed.as_secs_f64() * 1000.0,
+        line.verdict().map(|v| v.to_string()).unwrap_or_default()
+    )
+}
+
+/// How far a running solve has come: `solve 7x7 k=5 nodes N time MS hashfull H`.
+pub fn progress_text(p: &bench::SolveProgress) -> String {
+    format!(
+        "solve {}x{} k={} nodes {} time {} hashfull {}",
+        p.geometry.columns(),
+        p.geometry.rows(),
+        p.geometry.k(),
+        p.nodes,
+        p.elapsed.as_millis(),
+        p.hashfull
+    )
+}
+
+/// A certificate as text, one node a line, for a checker that knows nothing of kinrow:
+///
+/// ```text
+/// kinrow certificate 1
+/// board 4 4 4
+/// claim x cannot win
+/// nodes 3
+/// 0 attacker a1 1 b1 2 ...
+/// 1 defender b2 5
+/// 2 pairing a1 a2 b1 c2
+/// ```
+///
+/// The root, node 0, is the empty board with x to move. `claim` is `x wins` or `x cannot
+/// win` (x being the side that tries to win). Node kinds: `attacker` and `defender` (the side
+/// to move, then its moves, each with the node it leads to), `won` (the player who moved
+/// last completed a window), `full` (no empty cell), `pairing` (pairs of empty cells,
+/// two squares each, such that every window without a defender stone holds a pair) and
+/// `pairing-in-time` (the same for the windows the attacker can still fill with the stones
+/// it has left to place).
+pub fn certificate_text(
+    geometry: crate::rules::Geometry,
+    cert: &crate::search::proof::certificate::Certificate,
+) -> String {
+    use crate::search::proof::certificate::Node;
+    use std::fmt::Write;
+    let letter = if cert.attacker == 0 { 'x' } else { 'o' };
+    let mut out = String::new();
+    let _ = writeln!(out, "kinrow certificate 1");
+    let _ = writeln!(
+        out,
+        "board {} {} {}",
+        geometry.columns(),
+        geometry.rows(),
+        geometry.k()
+    );
+    let claim = if cert.attacker_wins {
+        "wins"
+    } else {
+        "cannot win"
+    };
+    let _ = writeln!(out, "claim {letter} {claim}");
+    let n = cert.nodes.len();
+    let _ = writeln!(out, "nodes {n}");
+    // The writer numbers a node after its children, the file before them: the root first.
+    let renumber = |id: usize| n - 1 - id;
+    for (id, node) in cert.nodes.iter().enumerate().rev() {
+        let _ = write!(out, "{}", renumber(id));
+        type Pairs<'a> = &'a [(usize, usize)];
+        let (kind, moves, pairs): (&str, Pairs, Pairs) = match node {
+            Node::Attacker(m) => ("attacker", m, &[]),
+            Node::Defender(m) => ("defender", m, &[]),
+            Node::Won => ("won", &[], &[]),
+            Node::Full => ("full", &[], &[]),
+            Node::Pairing(p) => ("pairing", &[], p),
+            Node::PairingInTime(p) => ("pairing-in-time", &[], p),
+        };
+        let _ = write!(out, " {kind}");
+        for &(sq, child) in moves {
+            let _ = write!(out, " {} {}", geometry.name(sq), renumber(child));
+        }
+        for &(a, b) in pairs {
+            let _ = write!(out, " {} {}", geometry.name(a), geometry.name(b));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes the certificate of `geometry`'s game from the empty board to `path`, within
+/// `limit`; the error as a line for people.
+fn write_certificate(
+    geometry: crate::rules::Geometry,
+    path: &std::path::Path,
+    stop: &Arc<AtomicBool>,
+    limit: Duration,
+    progress: &mut dyn FnMut(&bench::SolveProgress),
+) -> Result<usize, String> {
+    use crate::search::proof;
+    let pos = Position::new(crate::rules::Tables::new(geometry));
+    let start = Instant::now();
+    let budget = proof::Budget {
+        hash_mb: bench::solve_hash_mb(geometry),
+        stop: Arc::clone(stop),
+        start,
+        deadline: start.checked_add(limit),
+        always_pass: false,
+    };
+    let mut each = |p: &proof::Progress| {
+        progress(&bench::SolveProgress {
+            geometry,
+            nodes: p.nodes,
+            elapsed: p.elapsed,
+            hashfull: p.hashfull,
+        })
+    };
+    let cert = proof::certify(&pos, &budget, CERTIFICATE_MAX_NODES, &mut each)
+        .ok_or_else(|| {
+            format!("{geometry}: certificates are written for freestyle boards of up to 64 cells")
+        })?
+        .map_err(|e| format!("{geometry}: {e}"))?;
+    std::fs::write(path, certificate_text(geometry, &cert))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(cert.nodes.len())
+}
+
+/// The most nodes a certificate may have (a node is a line of the file): a bound on the
+/// memory the writer needs besides the search's table (some hundred bytes a node).
+const CERTIFICATE_MAX_NODES: usize = 5_000_000;
+
+/// `kinrow solve` on the command line: solves `game` (or, with `None`, every game of the
+/// solve list) within `limit` each, one line per game on stdout; on stderr a progress line
+/// about once a second, or, when stderr is a terminal, one status line rewritten in place.
+///
+/// With `certificate`, the proof of the one game is also written to that file (see
+/// [`certificate_text`]).
+pub fn solve_command_line(
+    game: Option<crate::rules::Geometry>,
+    limit: Duration,
+    certificate: Option<&std::path::Path>,
+) -> ExitCode {
+    use std::io::{IsTerminal, Write};
+    let stop = Arc::new(AtomicBool::new(false));
+    let terminal = std::io::stderr().is_terminal();
+    let mut progress = |p: &bench::SolveProgress| {
+        let text = progress_text(p);
+        let mut err = std::io::stderr().lock();
+        let _ = if terminal {
+            write!(err, "\r\x1b[K{text}")
+        } else {
+            writeln!(err, "{text}")
+        };
+        let _ = err.flush();
+    };
+    let mut writer = crate::io::Output::new(std::io::stdout());
+    let (mut proven, mut total) = (0, 0);
+    let mut each = |line: &bench::SolveLine| {
+        if terminal {
+            // Clear the status line before the result takes its place.
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+        }
+        total += 1;
+        if line.value.is_proven() {
+            proven += 1;
+        }
+        if !writer.line(solve_text(line)) {
+            // Nobody reads any more: stop rather than solve for no one.
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    let done = match game {
+        Some(g) => bench::solve_board(g, &stop, limit, &mut progress).map(|line| each(&line)),
+        None => {
+            let r = bench::solve(&stop, limit, &mut progress, &mut each);
+            if r.is_some() {
+                writer.line(solved_text(proven, total, limit));
+            }
+            r
+        }
+    };
+    if let (Some(g), Some(path), Some(())) = (game, certificate, done) {
+        match write_certificate(g, path, &stop, limit, &mut progress) {
+            Ok(n) => eprintln!("certificate of {n} nodes written to {}", path.display()),
+            Err(e) => {
+                eprintln!("kinrow solve: no certificate: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    match done {
+        Some(()) => ExitCode::SUCCESS,
+        None if stop.load(std::sync::atomic::Ordering::Relaxed) => ExitCode::SUCCESS,
+        None => {
+            eprintln!("kinrow solve: the table could not be allocated");
+            ExitCode::FAILURE
         }
     }
 }

@@ -14,6 +14,7 @@
 
 mod help;
 mod job;
+pub use job::{certificate_text, solve_command_line};
 mod limits;
 mod options;
 mod show;

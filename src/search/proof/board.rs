@@ -1,0 +1,241 @@
+//! The board the proof search plays on: boards of up to 64 cells as one 64-bit word per
+//! player, each window's stone counts kept move by move, and the keys of the board's images
+//! under its symmetries (with the side to move, since a null move changes the side without
+//! a stone). Small and separate from [`crate::rules::Position`] because the proof search
+//! passes (null moves), which positions never do, and because one word per set is what makes
+//! its pairing matchings and zones cheap.
+
+use crate::rules::{Player, Position, Tables};
+
+/// The most cells the proof search handles (8x8).
+pub const MAX_CELLS: usize = 64;
+
+/// Mixed into the key by the side to move (never 0: the table marks empty slots with key 0).
+const TO_MOVE: [u64; 2] = [0x2545_f491_4f6c_dd1d, 0x9e37_79b9_7f4a_7c15];
+
+/// A board of at most [`MAX_CELLS`] cells under freestyle rules.
+#[derive(Clone, Debug)]
+pub struct Board {
+    /// Cells on the board.
+    pub cells: usize,
+    /// Stones in a row that win.
+    pub k: usize,
+    /// Every window as a cell set.
+    pub lines: Vec<u64>,
+    /// The windows through each cell.
+    pub cell_lines: Vec<Vec<u8>>,
+    /// The board's symmetries as cell permutations, the identity first.
+    pub perms: Vec<Vec<u8>>,
+    /// The inverse of each symmetry.
+    pub inverses: Vec<Vec<u8>>,
+    zobrist: Vec<[u64; 2]>,
+    /// Stones of X (0) and O (1).
+    pub stones: [u64; 2],
+    /// Stones of X and O in each window.
+    pub counts: Vec<[u8; 2]>,
+    /// The side to move, 0 for X.
+    pub side: usize,
+    /// The key of each symmetric image of the stones.
+    keys: [u64; 8],
+    /// Moves made, `None` for a null move.
+    history: Vec<Option<u8>>,
+}
+
+impl Board {
+    /// The proof board for `pos`, if it is freestyle and has at most [`MAX_CELLS`] cells and no
+    /// winner yet.
+    pub fn from_position(pos: &Position) -> Option<Board> {
+        let g = pos.geometry();
+        if g.cells() > MAX_CELLS || g.rule() != crate::rules::Rule::Freestyle {
+            return None;
+        }
+        if pos.winner().is_some() {
+            return None;
+        }
+        let mut b = Board::new_empty(pos.tables());
+        for (i, p) in [Player::X, Player::O].into_iter().enumerate() {
+            for sq in pos.stones(p).iter() {
+                b.put(sq, i);
+            }
+        }
+        b.side = pos.side_to_move().index();
+        b.history.clear();
+        Some(b)
+    }
+
+    fn new_empty(tables: &Tables) -> Board {
+        let cells = tables.geometry.cells();
+        let word = |bits: crate::rules::Bits| bits.0[0];
+        let lines: Vec<u64> = tables.line_masks.iter().map(|&m| word(m)).collect();
+        let mut cell_lines = vec![Vec::new(); cells];
+        for (l, &m) in lines.iter().enumerate() {
+            for c in cells_of(m) {
+                cell_lines[c].push(l as u8);
+            }
+        }
+        let to_u8 = |v: &Vec<usize>| v.iter().map(|&c| c as u8).collect::<Vec<u8>>();
+        Board {
+            cells,
+            k: tables.geometry.k(),
+            counts: vec![[0, 0]; lines.len()],
+            lines,
+            cell_lines,
+            perms: tables.symmetries.iter().map(to_u8).collect(),
+            inverses: tables.inverses.iter().map(to_u8).collect(),
+            zobrist: tables.zobrist.clone(),
+            stones: [0, 0],
+            side: 0,
+            keys: [0; 8],
+            history: Vec::with_capacity(2 * cells),
+        }
+    }
+
+    /// The empty cells.
+    #[inline]
+    pub fn empty(&self) -> u64 {
+        let all = if self.cells == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.cells) - 1
+        };
+        all & !(self.stones[0] | self.stones[1])
+    }
+
+    fn put(&mut self, sq: usize, p: usize) {
+        self.stones[p] |= 1 << sq;
+        for &l in &self.cell_lines[sq] {
+            self.counts[l as usize][p] += 1;
+        }
+        for (key, perm) in self.keys.iter_mut().zip(&self.perms) {
+            *key ^= self.zobrist[perm[sq] as usize][p];
+        }
+    }
+
+    fn take(&mut self, sq: usize, p: usize) {
+        self.stones[p] &= !(1 << sq);
+        for &l in &self.cell_lines[sq] {
+            self.counts[l as usize][p] -= 1;
+        }
+        for (key, perm) in self.keys.iter_mut().zip(&self.perms) {
+            *key ^= self.zobrist[perm[sq] as usize][p];
+        }
+    }
+
+    /// Plays a stone of the side to move on an empty cell.
+    #[inline]
+    pub fn make(&mut self, sq: usize) {
+        debug_assert!(self.empty() >> sq & 1 == 1);
+        self.put(sq, self.side);
+        self.side ^= 1;
+        self.history.push(Some(sq as u8));
+    }
+
+    /// The side to move passes.
+    #[inline]
+    pub fn make_null(&mut self) {
+        self.side ^= 1;
+        self.history.push(None);
+    }
+
+    /// Takes back the last move or pass.
+    #[inline]
+    pub fn unmake(&mut self) {
+        if let Some(m) = self.history.pop() {
+            self.side ^= 1;
+            if let Some(sq) = m {
+                self.take(sq as usize, self.side);
+            }
+        }
+    }
+
+    /// The smallest key among the symmetric images (the side to move included) and the
+    /// symmetry that gives it.
+    #[inline]
+    pub fn canonical(&self) -> (u64, usize) {
+        let n = self.perms.len();
+        let mut best = (self.keys[0], 0);
+        for (s, &k) in self.keys[..n].iter().enumerate().skip(1) {
+            if k < best.0 {
+                best = (k, s);
+            }
+        }
+        (best.0 ^ TO_MOVE[self.side], best.1)
+    }
+
+    /// The canonical key and symmetry after the side to move plays `sq`, without playing it.
+    #[inline]
+    pub fn child_canonical(&self, sq: usize) -> (u64, usize) {
+        let n = self.perms.len();
+        let p = self.side;
+        let mut best = (u64::MAX, 0);
+        for s in 0..n {
+            let k = self.keys[s] ^ self.zobrist[self.perms[s][sq] as usize][p];
+            if k < best.0 {
+                best = (k, s);
+            }
+        }
+        (best.0 ^ TO_MOVE[1 - p], best.1)
+    }
+
+    /// Whether a symmetry other than the identity maps the stones onto themselves (only then
+    /// can two moves lead to equivalent positions).
+    #[inline]
+    pub fn symmetric(&self) -> bool {
+        let n = self.perms.len();
+        self.keys[1..n].contains(&self.keys[0])
+    }
+
+    /// Cells where `p` completes a window at once.
+    pub fn threats(&self, p: usize) -> u64 {
+        let empty = self.empty();
+        let mut out = 0;
+        for (l, c) in self.counts.iter().enumerate() {
+            if c[1 - p] == 0 && c[p] as usize + 1 == self.k {
+                out |= self.lines[l] & empty;
+            }
+        }
+        out
+    }
+
+    /// Whether `p` has k in a row.
+    pub fn has_won(&self, p: usize) -> bool {
+        self.counts.iter().any(|c| c[p] as usize >= self.k)
+    }
+
+    /// `set` mapped through symmetry `s`.
+    pub fn map(&self, set: u64, s: usize) -> u64 {
+        map_with(&self.perms[s], set)
+    }
+
+    /// `set` mapped through the inverse of symmetry `s`.
+    pub fn unmap(&self, set: u64, s: usize) -> u64 {
+        map_with(&self.inverses[s], set)
+    }
+
+    /// Moves made since the board was built (null moves included).
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+}
+
+fn map_with(perm: &[u8], set: u64) -> u64 {
+    let mut out = 0;
+    for c in cells_of(set) {
+        out |= 1 << perm[c];
+    }
+    out
+}
+
+/// The cells of a set, lowest first.
+#[inline]
+pub fn cells_of(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            None
+        } else {
+            let c = set.trailing_zeros() as usize;
+            set &= set - 1;
+            Some(c)
+        }
+    })
+}

@@ -1,0 +1,709 @@
+//! Depth-first proof-number search (df-pn, with the 1+epsilon threshold trick) of "can the
+//! attacker force a win?", over the transposition table with canonical keys.
+//!
+//! The defender's proofs carry *zones*: the cells a proof that the attacker cannot win
+//! depends on. A zone Z of a position P is valid when the attacker still cannot win from P
+//! with any extra attacker stones on empty cells outside Z (and no window is completed by
+//! them): extra attacker stones elsewhere change nothing the proof used. Then, at an
+//! attacker node, a pass (null move) is searched first: if the defender's reply b leaves the
+//! attacker unable to win with zone Z, every attacker move a outside Z is answered by the
+//! same b (the position after a and b is the one after the pass and b, plus an attacker
+//! stone outside Z), and only the moves inside Z need a search of their own. The rules that
+//! make zones:
+//!
+//! - a pairing against the attacker: the cells of the pairs (every open window keeps a
+//!   pair, so no extra stone completes one and the pairing strategy still works);
+//! - the defender wins at once on b: b, and one empty cell of each window open for the
+//!   attacker (so that extra stones complete none);
+//! - a defender node disproven by its move b: b and the zone after b;
+//! - an attacker node: the null move's zone, and each move searched with its own zone.
+
+use super::board::{Board, cells_of};
+use super::pairs::Pairer;
+use super::table::{Entry, INF, STAGE_ALL, STAGE_NULL, STAGE_ZONE, Table};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Attacking moves and tried moves of the fours search at each attacker node.
+const VCF_DEPTH: u32 = 8;
+const VCF_BUDGET: u32 = 200;
+
+/// A pass is searched only when some reply to it leaves a pairing on at most a quarter of
+/// the empty cells: a zone that large or larger prunes too little to pay for the pass.
+const NULL_ROOM: usize = 4;
+
+/// The weight of each missing empty cell in a new attacker node's disproof number.
+const EXCESS_WEIGHT: u32 = 32;
+
+/// The null move among a node's children.
+const NULL: u8 = u8::MAX;
+
+/// What the search reports while it runs (about once a second).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// Table occupancy in permille.
+    pub hashfull: u32,
+    /// The root's proof and disproof numbers (the work left, as the search sees it).
+    pub pn: u32,
+    /// See `pn`.
+    pub dn: u32,
+}
+
+/// A child of the node being searched.
+#[derive(Clone, Copy, Debug)]
+struct Kid {
+    mv: u8,
+    key: u64,
+    sym: u8,
+    /// Its numbers, read from the table when generated and kept up to date as it is searched.
+    pn: u32,
+    dn: u32,
+    /// Equivalent under a symmetry to an earlier child: not searched on its own.
+    dup: bool,
+}
+
+/// The outcome of one proof search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The attacker wins, with its Nth move at the latest.
+    Proven(u32),
+    /// The attacker cannot win.
+    Disproven,
+    /// Stopped before either.
+    Unknown,
+}
+
+/// The df-pn searcher: the board, the table and the scratch space.
+pub struct Dfpn {
+    /// The position searched, after the root's moves.
+    pub board: Board,
+    /// The table.
+    pub table: Table,
+    pairer: Pairer,
+    /// The side trying to win (0 for X).
+    pub attacker: usize,
+    /// Nodes searched.
+    pub nodes: u64,
+    stop: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+    start: Instant,
+    next_report: Instant,
+    aborted: bool,
+    kids: Vec<Vec<Kid>>,
+    root_key: Option<u64>,
+    /// Search the pass at every attacker node (see [`super::Budget::always_pass`]).
+    pub always_pass: bool,
+}
+
+impl Dfpn {
+    /// A search of `board` for `attacker` with a table of `hash_mb` MB.
+    pub fn new(board: Board, attacker: usize, hash_mb: usize) -> Dfpn {
+        let depth = 2 * board.cells + 4;
+        Dfpn {
+            board,
+            table: Table::new(hash_mb),
+            pairer: Pairer::new(),
+            attacker,
+            nodes: 0,
+            stop: Arc::new(AtomicBool::new(false)),
+            deadline: None,
+            start: Instant::now(),
+            next_report: Instant::now(),
+            aborted: false,
+            kids: (0..depth).map(|_| Vec::with_capacity(64)).collect(),
+            root_key: None,
+            always_pass: false,
+        }
+    }
+
+    /// Searches until the root is settled, `stop` is raised or `deadline` passes; `report`
+    /// is called about once a second.
+    pub fn run(
+        &mut self,
+        stop: &Arc<AtomicBool>,
+        start: Instant,
+        deadline: Option<Instant>,
+        report: &mut dyn FnMut(&Progress),
+    ) -> Outcome {
+        self.stop = Arc::clone(stop);
+        self.start = start;
+        self.deadline = deadline;
+        self.next_report = start + Duration::from_secs(1);
+        self.aborted = false;
+        self.root_key = Some(self.board.canonical().0);
+        loop {
+            let (pn, dn) = self.mid(INF - 1, INF - 1, report);
+            if self.aborted {
+                return Outcome::Unknown;
+            }
+            if pn == 0 {
+                let (key, _) = self.board.canonical();
+                let dist = self
+                    .table
+                    .probe(key)
+                    .map_or(self.board.cells as u32, |e| e.dist as u32);
+                return Outcome::Proven(dist.max(1));
+            }
+            if dn == 0 {
+                return Outcome::Disproven;
+            }
+        }
+    }
+
+    /// The root's table entry.
+    pub fn root_entry(&self) -> Option<Entry> {
+        self.table.probe(self.board.canonical().0)
+    }
+
+    fn tick(&mut self, report: &mut dyn FnMut(&Progress)) -> bool {
+        if self.nodes & 1023 != 0 {
+            return self.aborted;
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        let now = Instant::now();
+        if self.deadline.is_some_and(|d| now >= d) {
+            self.aborted = true;
+        }
+        if now >= self.next_report {
+            self.next_report = now + Duration::from_secs(1);
+            let root = self.root_progress();
+            report(&Progress {
+                nodes: self.nodes,
+                elapsed: now - self.start,
+                hashfull: self.table.hashfull(),
+                pn: root.0,
+                dn: root.1,
+            });
+        }
+        self.aborted
+    }
+
+    /// The proof and disproof numbers of the position at the bottom of the board's history.
+    fn root_progress(&self) -> (u32, u32) {
+        // The root is where the current search began: its key was stored at the first visit.
+        self.root_key
+            .and_then(|k| self.table.probe(k))
+            .map_or((1, 1), |e| (e.pn, e.dn))
+    }
+}
+
+/// What a node is without a search, if the rules or a pairing settle it.
+struct Settled {
+    pn: u32,
+    dn: u32,
+    zone: u64,
+    dist: u16,
+}
+
+impl Settled {
+    fn proven(dist: u16) -> Settled {
+        Settled {
+            pn: 0,
+            dn: INF,
+            zone: 0,
+            dist,
+        }
+    }
+
+    fn disproven(zone: u64) -> Settled {
+        Settled {
+            pn: INF,
+            dn: 0,
+            zone,
+            dist: 0,
+        }
+    }
+}
+
+impl Dfpn {
+    /// Settles the node without a search where the rules or a pairing can.
+    fn settle(&mut self, vcf_budget: u32) -> Option<Settled> {
+        let a = self.attacker;
+        let d = 1 - a;
+        let b = &self.board;
+        if b.side == a {
+            if b.threats(a) != 0 {
+                return Some(Settled::proven(1));
+            }
+        } else {
+            let td = b.threats(d);
+            if td != 0 {
+                let win = td & td.wrapping_neg();
+                return Some(Settled::disproven(win | self.hitting_set(win)));
+            }
+            if b.threats(a).count_ones() >= 2 {
+                return Some(Settled::proven(1));
+            }
+        }
+        if let Some(zone) = self.pairer.zone(&self.board, a) {
+            return Some(Settled::disproven(zone));
+        }
+        if self.board.side == a {
+            let mut budget = vcf_budget;
+            if let Some(n) = self.vcf(VCF_DEPTH, &mut budget) {
+                return Some(Settled::proven(n));
+            }
+        }
+        // The windows the attacker can no longer fill with the stones it has left are dead:
+        // a pairing of the others is a proof too, though one that extra attacker stones
+        // (fewer cells left, fuller windows) would break, so its zone is every empty cell.
+        let empties = self.board.empty().count_ones() as usize;
+        let left = if self.board.side == a {
+            empties.div_ceil(2)
+        } else {
+            empties / 2
+        };
+        self.pairer
+            .zone_in_time(&self.board, a, left)
+            .map(|_| Settled::disproven(self.board.empty()))
+    }
+
+    /// A win for the attacker (to move) by continuous fours within `depth` moves and
+    /// `budget` tried moves: every attacking move threatens to win at once, so the defender's
+    /// only answer is to block (the search gives up where the defender has a threat of its
+    /// own). Returns the attacker's moves to the win.
+    fn vcf(&mut self, depth: u32, budget: &mut u32) -> Option<u16> {
+        self.vcf_line(depth, budget).map(|(n, _)| n)
+    }
+
+    /// The first move of a win by continuous fours for the attacker (to move), if the fours
+    /// search of [`Dfpn::settle`] finds one.
+    pub fn vcf_move(&mut self) -> Option<usize> {
+        let mut budget = VCF_BUDGET;
+        self.vcf_line(VCF_DEPTH, &mut budget).map(|(_, sq)| sq)
+    }
+
+    /// [`Dfpn::vcf`] with the first move (the winning cell itself for a win at once).
+    fn vcf_line(&mut self, depth: u32, budget: &mut u32) -> Option<(u16, usize)> {
+        let a = self.attacker;
+        let d = 1 - a;
+        let k = self.board.k;
+        let wins = self.board.threats(a);
+        if wins != 0 {
+            return Some((1, wins.trailing_zeros() as usize));
+        }
+        if depth == 0 || k < 3 || self.board.threats(d) != 0 {
+            return None;
+        }
+        let empty = self.board.empty();
+        let mut fours = 0u64;
+        for (l, c) in self.board.counts.iter().enumerate() {
+            if c[d] == 0 && c[a] as usize + 2 == k {
+                fours |= self.board.lines[l] & empty;
+            }
+        }
+        for sq in cells_of(fours) {
+            if *budget == 0 {
+                return None;
+            }
+            *budget -= 1;
+            self.board.make(sq);
+            let t = self.board.threats(a);
+            let found = match t.count_ones() {
+                0 => None,
+                1 => {
+                    self.board.make(t.trailing_zeros() as usize);
+                    let deeper = self.vcf(depth - 1, budget).map(|n| n + 1);
+                    self.board.unmake();
+                    deeper
+                }
+                // Two threats and the defender has none (it had none, and our stone made
+                // none): one block cannot stop both.
+                _ => Some(2),
+            };
+            self.board.unmake();
+            if let Some(n) = found {
+                return Some((n, sq));
+            }
+        }
+        None
+    }
+
+    /// One empty cell (not in `taken`) of each window open for the attacker that `taken`
+    /// does not already meet: with these empty, extra attacker stones complete no window.
+    fn hitting_set(&self, taken: u64) -> u64 {
+        let a = self.attacker;
+        let b = &self.board;
+        let empty = b.empty();
+        let mut h = 0u64;
+        for (l, c) in b.counts.iter().enumerate() {
+            if c[1 - a] == 0 {
+                let e = b.lines[l] & empty;
+                if e & (h | taken) == 0 {
+                    h |= e & e.wrapping_neg();
+                }
+            }
+        }
+        h
+    }
+
+    /// Whether a pass is worth searching: only when some defender reply to it leaves a
+    /// pairing against the attacker (then the pass's zone is that pairing's cells, and the
+    /// attacker's moves elsewhere need no search); otherwise the pass would cost as much as
+    /// the position itself.
+    fn null_worth_trying(&mut self) -> bool {
+        if self.always_pass {
+            return true;
+        }
+        let a = self.attacker;
+        let empty = self.board.empty();
+        let room = empty.count_ones() as usize - 1;
+        let open = self.board.counts.iter().filter(|c| c[1 - a] == 0).count();
+        for b in cells_of(empty) {
+            let closed = self.board.cell_lines[b]
+                .iter()
+                .filter(|&&l| self.board.counts[l as usize][1 - a] == 0)
+                .count();
+            if (open - closed) * NULL_ROOM > room {
+                continue;
+            }
+            self.board.make_null();
+            self.board.make(b);
+            let found = self.pairer.zone(&self.board, a).is_some();
+            self.board.unmake();
+            self.board.unmake();
+            if found {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// How much a stone of `p` on `sq` does: windows it extends for `p` and windows it takes
+    /// from the opponent, more for fuller windows.
+    fn move_score(&self, sq: usize, p: usize) -> u32 {
+        let b = &self.board;
+        let mut s = 0;
+        for &l in &b.cell_lines[sq] {
+            let c = b.counts[l as usize];
+            if c[1 - p] == 0 {
+                s += 1 << (3 * c[p] as u32).min(24);
+            }
+            if c[p] == 0 {
+                // The defender's blocks count twice: its replies are what a disproof is
+                // made of (measured: a third fewer nodes for (6,6,5)).
+                let w = if p == self.attacker { 1 } else { 2 };
+                s += w << (3 * c[1 - p] as u32).min(24);
+            }
+        }
+        s
+    }
+
+    /// Fills `kids` with the node's children: the null move alone, the moves in `zone`, or
+    /// all moves (`zone` all ones); the defender only blocks when the attacker threatens.
+    fn generate(&mut self, kids: &mut Vec<Kid>, null: bool, zone: u64) {
+        kids.clear();
+        if null {
+            self.board.make_null();
+            let (key, sym) = self.board.canonical();
+            self.board.unmake();
+            let (pn, dn) = self.numbers(key);
+            kids.push(Kid {
+                mv: NULL,
+                key,
+                sym: sym as u8,
+                pn,
+                dn,
+                dup: false,
+            });
+            return;
+        }
+        let a = self.attacker;
+        let side = self.board.side;
+        let mut moves = self.board.empty() & zone;
+        if side != a {
+            let t = self.board.threats(a);
+            if t != 0 {
+                moves &= t;
+            }
+        }
+        let mut scored: Vec<(u32, usize)> = cells_of(moves)
+            .map(|sq| (self.move_score(sq, side), sq))
+            .collect();
+        scored.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        let symmetric = self.board.symmetric();
+        // A new attacker node's disproof number: how far the defender still is from a pairing
+        // (two empty cells per open window), so that df-pn tries first the replies that close
+        // the most windows (measured: (6,6,5) in 13,893 nodes, was 92,302).
+        let open_now = self.board.counts.iter().filter(|c| c[1 - a] == 0).count() as i64;
+        let empties_after = self.board.empty().count_ones() as i64 - 1;
+        for (_, sq) in scored {
+            let (key, sym) = self.board.child_canonical(sq);
+            let dup = symmetric && kids.iter().any(|k| k.key == key);
+            let init = if side != a {
+                let closed = self.board.cell_lines[sq]
+                    .iter()
+                    .filter(|&&l| self.board.counts[l as usize][1 - a] == 0)
+                    .count() as i64;
+                let excess = (2 * (open_now - closed) - empties_after).max(0) as u32;
+                (1, 1 + EXCESS_WEIGHT * excess)
+            } else {
+                (1, 1)
+            };
+            let (pn, dn) = match self.table.probe(key) {
+                Some(e) => (e.pn, e.dn),
+                // The defender's replies are settled where they stand: one that leaves a
+                // pairing ends the search here without a visit.
+                None if side != a => {
+                    self.board.make(sq);
+                    let settled = self.settle(VCF_BUDGET);
+                    if let Some(st) = &settled {
+                        self.table.store(Entry {
+                            key,
+                            pn: st.pn,
+                            dn: st.dn,
+                            zone: self.board.map(st.zone, sym),
+                            work: 1,
+                            dist: st.dist,
+                            stage: STAGE_ALL,
+                        });
+                    }
+                    self.board.unmake();
+                    settled.map_or(init, |st| (st.pn, st.dn))
+                }
+                None => init,
+            };
+            kids.push(Kid {
+                mv: sq as u8,
+                key,
+                sym: sym as u8,
+                pn,
+                dn,
+                dup,
+            });
+        }
+    }
+
+    /// A child's numbers.
+    fn kid_numbers(&self, kid: &Kid) -> (u32, u32) {
+        (kid.pn, kid.dn)
+    }
+
+    /// A position's numbers from the table, (1, 1) if it is new.
+    fn numbers(&self, key: u64) -> (u32, u32) {
+        self.table.probe(key).map_or((1, 1), |e| (e.pn, e.dn))
+    }
+
+    /// The zone of a disproven child in this board's orientation; all empty cells if the
+    /// table lost it (the whole board is always a valid zone).
+    fn kid_zone(&self, kid: &Kid) -> u64 {
+        match self.table.probe(kid.key) {
+            Some(e) if e.dn == 0 => self.board.unmap(e.zone, kid.sym as usize),
+            _ => self.board.empty(),
+        }
+    }
+
+    /// A proven child's distance to the win; an upper bound if the table lost it.
+    fn kid_dist(&self, kid: &Kid) -> u16 {
+        match self.table.probe(kid.key) {
+            Some(e) if e.pn == 0 => e.dist,
+            _ => self.board.empty().count_ones() as u16,
+        }
+    }
+
+    /// One df-pn visit with thresholds `th_pn`, `th_dn`; returns the node's numbers.
+    fn mid(&mut self, th_pn: u32, th_dn: u32, report: &mut dyn FnMut(&Progress)) -> (u32, u32) {
+        self.nodes += 1;
+        if self.tick(report) {
+            return (1, 1);
+        }
+        let nodes_before = self.nodes;
+        let (key, sym) = self.board.canonical();
+        if let Some(s) = self.settle(VCF_BUDGET) {
+            self.table.store(Entry {
+                key,
+                pn: s.pn,
+                dn: s.dn,
+                zone: self.board.map(s.zone, sym),
+                work: 1,
+                dist: s.dist,
+                stage: STAGE_ALL,
+            });
+            return (s.pn, s.dn);
+        }
+        let attacker_node = self.board.side == self.attacker;
+        let stored = self.table.probe(key);
+        let mut stage = match stored {
+            Some(e) if attacker_node => e.stage,
+            _ if attacker_node && self.null_worth_trying() => STAGE_NULL,
+            _ => STAGE_ALL,
+        };
+        // The null move's zone, in this board's orientation.
+        let mut null_zone = match stored {
+            Some(e) if stage == STAGE_ZONE => self.board.unmap(e.zone, sym),
+            _ => 0,
+        };
+        let ply = self.board.ply();
+        let mut kids = std::mem::take(&mut self.kids[ply]);
+        let zone_of = |stage: u8, null_zone: u64| {
+            if stage == STAGE_ZONE {
+                null_zone
+            } else {
+                u64::MAX
+            }
+        };
+        self.generate(&mut kids, stage == STAGE_NULL, zone_of(stage, null_zone));
+        let (mut pn, mut dn);
+        let mut result = Entry::default();
+        loop {
+            if stage == STAGE_NULL {
+                let (cp, cd) = self.kid_numbers(&kids[0]);
+                if cp == 0 {
+                    // The attacker wins even after passing: no zone to restrict the moves.
+                    stage = STAGE_ALL;
+                    self.generate(&mut kids, false, u64::MAX);
+                    continue;
+                }
+                if cd == 0 {
+                    stage = STAGE_ZONE;
+                    null_zone = self.kid_zone(&kids[0]);
+                    self.generate(&mut kids, false, null_zone);
+                    continue;
+                }
+                pn = cp;
+                dn = cd;
+            } else if attacker_node {
+                pn = INF;
+                let mut sum = 0u64;
+                for kid in kids.iter().filter(|k| !k.dup) {
+                    let (cp, cd) = self.kid_numbers(kid);
+                    pn = pn.min(cp);
+                    sum += cd as u64;
+                }
+                dn = sum.min(INF as u64 - 1) as u32;
+                if kids.is_empty() {
+                    // Only with a zone that holds no empty cell: the pass's reply settles it.
+                    dn = 0;
+                    pn = INF;
+                }
+            } else {
+                dn = INF;
+                let mut sum = 0u64;
+                for kid in kids.iter().filter(|k| !k.dup) {
+                    let (cp, cd) = self.kid_numbers(kid);
+                    dn = dn.min(cd);
+                    sum += cp as u64;
+                }
+                pn = sum.min(INF as u64 - 1) as u32;
+            }
+            if pn == 0 || dn == 0 {
+                result = self.conclude(&kids, attacker_node, stage, null_zone, pn == 0);
+                break;
+            }
+            if pn >= th_pn || dn >= th_dn {
+                break;
+            }
+            // The child to search, and the thresholds that send the search back here when
+            // another child becomes the better one.
+            let (best, th_kid_pn, th_kid_dn) = if stage == STAGE_NULL {
+                (0, th_pn, th_dn)
+            } else {
+                let mut best = usize::MAX;
+                let (mut v1, mut v2) = (INF, INF);
+                let mut other = 0u32;
+                for (i, kid) in kids.iter().enumerate().filter(|(_, k)| !k.dup) {
+                    let (cp, cd) = self.kid_numbers(kid);
+                    let v = if attacker_node { cp } else { cd };
+                    if v < v1 {
+                        v2 = v1;
+                        v1 = v;
+                        best = i;
+                        other = if attacker_node { cd } else { cp };
+                    } else if v < v2 {
+                        v2 = v;
+                    }
+                }
+                let eps = v2.saturating_add(v2 / 4).saturating_add(1).min(INF - 1);
+                if attacker_node {
+                    (
+                        best,
+                        th_pn.min(eps),
+                        th_dn.saturating_sub(dn.saturating_sub(other)),
+                    )
+                } else {
+                    (
+                        best,
+                        th_pn.saturating_sub(pn.saturating_sub(other)),
+                        th_dn.min(eps),
+                    )
+                }
+            };
+            let mv = kids[best].mv;
+            if mv == NULL {
+                self.board.make_null();
+            } else {
+                self.board.make(mv as usize);
+            }
+            let (cp, cd) = self.mid(th_kid_pn, th_kid_dn, report);
+            self.board.unmake();
+            kids[best].pn = cp;
+            kids[best].dn = cd;
+            if self.aborted {
+                self.kids[ply] = kids;
+                return (pn, dn);
+            }
+        }
+        self.kids[ply] = kids;
+        let work = (self.nodes - nodes_before).min(u32::MAX as u64) as u32;
+        let zone = if dn == 0 {
+            result.zone
+        } else if stage == STAGE_ZONE {
+            null_zone
+        } else {
+            0
+        };
+        self.table.store(Entry {
+            key,
+            pn,
+            dn,
+            zone: self.board.map(zone, sym),
+            work,
+            dist: result.dist,
+            stage,
+        });
+        (pn, dn)
+    }
+
+    /// The zone of a disproven node or the distance of a proven one, from its children.
+    fn conclude(
+        &self,
+        kids: &[Kid],
+        attacker_node: bool,
+        stage: u8,
+        null_zone: u64,
+        proven: bool,
+    ) -> Entry {
+        let mut e = Entry::default();
+        if proven {
+            e.dist = if attacker_node {
+                kids.iter()
+                    .filter(|k| self.kid_numbers(k).0 == 0)
+                    .map(|k| self.kid_dist(k))
+                    .min()
+                    .unwrap_or(0)
+                    + 1
+            } else {
+                kids.iter().map(|k| self.kid_dist(k)).max().unwrap_or(1)
+            };
+        } else if attacker_node {
+            // Every move searched, with its zone; the pass's zone covers the others.
+            let mut zone = if stage == STAGE_ZONE { null_zone } else { 0 };
+            for kid in kids {
+                zone |= 1 << kid.mv | self.kid_zone(kid);
+            }
+            e.zone = zone;
+        } else if let Some(kid) = kids.iter().find(|k| self.kid_numbers(k).1 == 0) {
+            e.zone = 1 << kid.mv | self.kid_zone(kid);
+        } else {
+            e.zone = self.board.empty();
+        }
+        e
+    }
+}

@@ -1,0 +1,237 @@
+//! The proof search: the game-theoretic value of a position, proven, for `go` with no limit
+//! and for `solve`. Freestyle boards of up to 64 cells (8x8).
+//!
+//! Two AND/OR searches (df-pn, [`dfpn`]) answer "can the side to move force a win?" and, if
+//! not, "can the opponent?". Their leaves are the rules' (a completed window, two threats
+//! at once), pairing strategies on the windows still open ([`pairs`]), and the defender's
+//! *relevance zones*: a pass by the attacker shows which of its moves can matter at all
+//! (see [`dfpn`]). Both searches keep to the table's memory and stop on the stop flag or
+//! the deadline.
+//!
+//! - [`board`]: the compact board (one word per player, null moves, symmetric keys);
+//! - [`pairs`]: pairing strategies by bipartite matching;
+//! - [`table`]: the transposition table with proof numbers and zones;
+//! - [`dfpn`]: the search.
+
+pub mod board;
+pub mod certificate;
+pub mod dfpn;
+pub mod pairs;
+pub mod table;
+
+use super::Value;
+use crate::rules::{Position, Square};
+use board::Board;
+pub use dfpn::Progress;
+use dfpn::{Dfpn, Outcome};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// What the proof search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// The value for the side to move: proven, or heuristic 0 if the search was stopped.
+    pub value: Value,
+    /// A move that keeps the value, if one was found.
+    pub best: Option<Square>,
+    /// Nodes searched in both searches.
+    pub nodes: u64,
+}
+
+/// Whether the proof search handles `pos`: a freestyle board of at most 64 cells, game not over.
+pub fn applies(pos: &Position) -> bool {
+    pos.outcome().is_none()
+        && pos.geometry().cells() <= board::MAX_CELLS
+        && pos.geometry().rule() == crate::rules::Rule::Freestyle
+}
+
+/// How long and in how much memory a proof search may run.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// The table's size in MB (each of the two searches in turn).
+    pub hash_mb: usize,
+    /// Raised to stop the search.
+    pub stop: Arc<AtomicBool>,
+    /// When the search was asked for.
+    pub start: Instant,
+    /// When to give up.
+    pub deadline: Option<Instant>,
+    /// Search the pass at every attacker node, not only where it is likely to pay: slower,
+    /// but it puts the zones to work everywhere (for tests of their soundness).
+    pub always_pass: bool,
+}
+
+/// Proves the value of `pos` within the budget. `None` if the position is not one the proof
+/// search handles.
+///
+/// With `value_only` and the empty board, a disproof of the first player's win is taken as a
+/// draw without searching for the second player's: in a freestyle game the second player
+/// cannot win from the empty board (the strategy-stealing argument: an extra stone never
+/// hurts, so the first player could play the second player's winning strategy). No move is
+/// then returned.
+pub fn prove(
+    pos: &Position,
+    budget: &Budget,
+    value_only: bool,
+    report: &mut dyn FnMut(&Progress),
+) -> Option<Proof> {
+    if !applies(pos) {
+        return None;
+    }
+    let Budget {
+        hash_mb,
+        stop,
+        start,
+        deadline,
+        always_pass,
+    } = budget.clone();
+    let (stop, hash_mb) = (&stop, hash_mb);
+    let board = Board::from_position(pos)?;
+    let us = board.side;
+    let mut nodes = 0;
+    // Can the side to move win?
+    let mut search = Dfpn::new(board.clone(), us, hash_mb);
+    search.always_pass = always_pass;
+    let outcome = search.run(stop, start, deadline, report);
+    nodes += search.nodes;
+    match outcome {
+        Outcome::Proven(n) => {
+            let best = best_child(
+                &mut search,
+                stop,
+                start,
+                deadline,
+                |e| e.pn == 0,
+                |e| e.dist as u32,
+            );
+            return Some(Proof {
+                value: Value::Win(n),
+                best,
+                nodes,
+            });
+        }
+        Outcome::Unknown => {
+            return Some(Proof {
+                value: Value::Heuristic(0),
+                best: None,
+                nodes,
+            });
+        }
+        Outcome::Disproven => {}
+    }
+    if value_only && pos.stone_count() == 0 {
+        return Some(Proof {
+            value: Value::Draw,
+            best: None,
+            nodes,
+        });
+    }
+    drop(search);
+    // Can the opponent?
+    let mut search = Dfpn::new(board, 1 - us, hash_mb);
+    search.always_pass = always_pass;
+    let mut progress = |p: &Progress| {
+        report(&Progress {
+            nodes: nodes + p.nodes,
+            ..*p
+        })
+    };
+    let outcome = search.run(stop, start, deadline, &mut progress);
+    nodes += search.nodes;
+    let (value, best) = match outcome {
+        Outcome::Disproven => (
+            Value::Draw,
+            best_child(&mut search, stop, start, deadline, |e| e.dn == 0, |_| 0),
+        ),
+        Outcome::Proven(n) => (
+            Value::Loss(n),
+            // Every move loses: resist longest.
+            best_child(
+                &mut search,
+                stop,
+                start,
+                deadline,
+                |e| e.pn == 0,
+                |e| u32::MAX - e.dist as u32,
+            ),
+        ),
+        Outcome::Unknown => (Value::Heuristic(0), None),
+    };
+    Some(Proof { value, best, nodes })
+}
+
+/// Proves whether the side to move in `pos` wins and writes the proof out as a certificate
+/// of at most `max_nodes` nodes: the side to move's winning strategy, or the opponent's
+/// strategy that keeps it from winning. `None` if the position is not one the proof search
+/// handles.
+pub fn certify(
+    pos: &Position,
+    budget: &Budget,
+    max_nodes: usize,
+    report: &mut dyn FnMut(&Progress),
+) -> Option<Result<certificate::Certificate, certificate::CertificateError>> {
+    if !applies(pos) {
+        return None;
+    }
+    let board = Board::from_position(pos)?;
+    let us = board.side;
+    let mut search = Dfpn::new(board, us, budget.hash_mb);
+    search.always_pass = budget.always_pass;
+    let wins = match search.run(&budget.stop, budget.start, budget.deadline, report) {
+        Outcome::Proven(_) => true,
+        Outcome::Disproven => false,
+        Outcome::Unknown => return Some(Err(certificate::CertificateError::Stopped)),
+    };
+    Some(certificate::write(
+        &mut search,
+        wins,
+        &budget.stop,
+        budget.start,
+        budget.deadline,
+        max_nodes,
+    ))
+}
+
+/// The root move whose child the table settles as `settled` says, the lowest `cost` first;
+/// if the table holds none (the root was settled without a search, or its children's entries
+/// were replaced), the children are searched one by one until one is.
+fn best_child(
+    search: &mut Dfpn,
+    stop: &Arc<AtomicBool>,
+    start: Instant,
+    deadline: Option<Instant>,
+    settled: impl Fn(&table::Entry) -> bool,
+    cost: impl Fn(&table::Entry) -> u32,
+) -> Option<Square> {
+    let mut best: Option<(u32, Square)> = None;
+    for sq in board::cells_of(search.board.empty()) {
+        search.board.make(sq);
+        let entry = search.root_entry();
+        search.board.unmake();
+        if let Some(e) = entry.filter(|e| settled(e))
+            && best.is_none_or(|(c, _)| cost(&e) < c)
+        {
+            best = Some((cost(&e), sq));
+        }
+    }
+    if best.is_some() {
+        return best.map(|(_, sq)| sq);
+    }
+    let mover = search.board.side;
+    for sq in board::cells_of(search.board.empty()) {
+        search.board.make(sq);
+        if search.board.has_won(mover) {
+            // A move that wins at once is the best there is.
+            search.board.unmake();
+            return Some(sq);
+        }
+        search.run(stop, start, deadline, &mut |_| {});
+        let entry = search.root_entry();
+        search.board.unmake();
+        if entry.is_some_and(|e| settled(&e)) {
+            return Some(sq);
+        }
+    }
+    None
+}
