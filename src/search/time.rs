@@ -125,7 +125,7 @@ pub fn reply_deadline(limit_ms: u64) -> Duration {
 }
 
 /// When a front end answers by itself if the search has not: a little after the search's
-/// hard deadline `hard` (an eighth of it, 1 to 25 ms later), so that the search's own reply
+/// hard deadline `hard` (an eighth of it, 5 to 25 ms later), so that the search's own reply
 /// normally comes first, and still inside every limit the deadlines here are made for (each
 /// keeps a margin of at least [`MOVE_OVERHEAD_MS`] beyond `hard`).
 ///
@@ -135,7 +135,10 @@ pub fn reply_deadline(limit_ms: u64) -> Duration {
 /// threads that slept). The front end then sends the best move of the last completed
 /// iteration.
 pub fn guard_deadline(hard: Duration) -> Duration {
-    hard.saturating_add((hard / 8).clamp(Duration::from_millis(1), Duration::from_millis(25)))
+    // At least 5 ms: under a limit so short that the deadline is 1 or 2 ms (an empty clock,
+    // `movetime 1`), a search that only has to see a win in one should still give its own
+    // answer, with its `info` line, unless its thread is held back for longer.
+    hard.saturating_add((hard / 8).clamp(Duration::from_millis(5), Duration::from_millis(25)))
 }
 
 /// The hard deadline for `go movetime MS`: [`reply_deadline`], so that the reply arrives
