@@ -45,7 +45,7 @@ const EXTEND_THREAT: Threat = Threat::Block4;
 const TRIVIAL_DEPTH: i32 = 4;
 
 /// Reverse futility pruning: at most this depth, a margin of this much a ply.
-const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_DEPTH: i32 = 6;
 const FUTILITY_MARGIN: i32 = 120;
 /// Null-move pruning: from this depth, with this reduction (plus a ply per four).
 const NULL_MIN_DEPTH: i32 = 3;
@@ -84,6 +84,8 @@ pub struct Engine {
     extend_ply: usize,
     /// Whether the move into the node at a ply was a null move (two in a row are not made).
     after_null: Vec<bool>,
+    /// The static value at each ply of the current line, where it was taken.
+    evals: Vec<Option<i32>>,
 }
 
 /// A root move and its latest score.
@@ -118,6 +120,7 @@ impl Engine {
             quiet_ply: 0,
             extend_ply: 0,
             after_null: vec![false; plies],
+            evals: vec![None; plies],
         }
     }
 
@@ -374,6 +377,7 @@ impl Engine {
         mut beta: i32,
     ) -> i32 {
         self.pv[ply].clear();
+        self.evals[ply] = None;
         if self.count_node() {
             return 0;
         }
@@ -449,8 +453,19 @@ impl Engine {
         // three: a static value well above beta, or one that stays above it after a free
         // move for the opponent (a null move), cuts the node short.
         let pv_node = beta - alpha > 1;
-        if !pv_node && depth > 0 && beta.abs() < MATE_BOUND && b.count(them, Threat::Flex4) == 0 {
-            let static_eval = evaluate(b);
+        let quiet = depth > 0 && b.count(them, Threat::Flex4) == 0;
+        self.evals[ply] = quiet.then(|| evaluate(b));
+        // Whether the side to move stands better than two plies ago: if not, fewer of its
+        // late moves are worth a look.
+        let improving = ply >= 2
+            && match (self.evals[ply], self.evals[ply - 2]) {
+                (Some(now), Some(before)) => now > before,
+                _ => true,
+            };
+        if let Some(static_eval) = self.evals[ply]
+            && !pv_node
+            && beta.abs() < MATE_BOUND
+        {
             if depth <= FUTILITY_DEPTH
                 && b.fours(them) == 0
                 && static_eval - FUTILITY_MARGIN * depth >= beta
@@ -510,7 +525,7 @@ impl Engine {
                 && !tactical
                 && kind == Kind::Near
                 && best > -MATE_BOUND
-                && (i >= move_count(depth) || (depth < TRIVIAL_DEPTH && trivial(b, c)))
+                && (i >= move_count(depth, improving) || (depth < TRIVIAL_DEPTH && trivial(b, c)))
             {
                 continue;
             }
@@ -599,8 +614,9 @@ fn next_iteration_limit(limits: &Limits) -> Option<std::time::Duration> {
 
 /// Quiet moves tried at a non-PV node of `depth`: later ones are skipped (the list is
 /// ordered by threats, so what comes late rarely matters).
-fn move_count(depth: i32) -> usize {
-    4 + (f64::from(depth.max(1)).powf(1.32)) as usize
+fn move_count(depth: i32, improving: bool) -> usize {
+    let n = 4 + (f64::from(depth.max(1)).powf(1.32)) as usize;
+    if improving { n } else { n * 2 / 3 }
 }
 
 /// Whether a stone on `c` would make no two (open or closed) or better on any line, for
