@@ -38,8 +38,8 @@ const LEAF_VCF_BUDGET: u64 = 40;
 const QUIET_PLIES: usize = 4;
 /// Moves tried at a node below the root that is not answering an open three.
 const MAX_WIDTH: usize = 24;
-/// Moves that make this threat or a stronger one are searched a ply deeper.
-const EXTEND_THREAT: Threat = Threat::Block4;
+/// Moves that make this threat or a stronger one are searched a ply deeper (to a bound).
+const EXTEND_THREAT: Threat = Threat::Flex3;
 /// Below this depth, non-PV nodes skip moves that make nothing of their lines for
 /// either player (see [`trivial`]).
 const TRIVIAL_DEPTH: i32 = 4;
@@ -529,10 +529,10 @@ impl Engine {
             {
                 continue;
             }
-            // A four leaves the opponent one answer: searched a ply deeper, the fours
-            // sequences are followed to their end (to a bound). Open threes are not
-            // extended: their answers are many, and extending them all cost more depth
-            // than it found (52 games at 200 ms a move, bench/strength).
+            // A move that makes an open three or a four leaves the opponent a short list of
+            // answers: searched a ply deeper, the threat sequences that decide gomoku are
+            // followed to their end (to a bound). Extending fours only was better at
+            // 200 ms a move and much worse at 1 s (bench/strength, README).
             let new_depth = if b.threat(c, us) >= EXTEND_THREAT && ply < self.extend_ply {
                 depth
             } else {
