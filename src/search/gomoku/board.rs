@@ -29,17 +29,23 @@ pub type Cell = usize;
 /// The per-cell state kept for each player.
 #[derive(Clone, Copy, Debug)]
 struct CellInfo {
-    /// Pattern per direction, per player.
-    pats: [[Pattern; 4]; 2],
+    /// Both players' patterns per direction, packed ([`PatternTable::packed`]).
+    lines: [u8; 4],
+    /// Per player, the [`Threat::index`] of the four patterns.
+    combo: [u16; 2],
     threat: [Threat; 2],
     score: [i32; 2],
 }
 
 const NO_INFO: CellInfo = CellInfo {
-    pats: [[Pattern::Dead; 4]; 2],
+    lines: [0; 4],
+    combo: [0; 2],
     threat: [Threat::None; 2],
     score: [0; 2],
 };
+
+/// What a pattern in each direction weighs in [`Threat::index`].
+const DIGIT: [i32; 4] = [1000, 100, 10, 1];
 
 /// A gomoku position with its line patterns.
 #[derive(Clone)]
@@ -63,8 +69,7 @@ pub struct Board {
     /// The cells of the board, in square order.
     board_cells: Vec<Cell>,
     table: &'static PatternTable,
-    threats: &'static [Threat],
-    scores: &'static CellScores,
+    terms: &'static CellScores,
 }
 
 impl Board {
@@ -106,8 +111,7 @@ impl Board {
             side: 0,
             board_cells,
             table: PatternTable::shared(rule),
-            threats: Threat::table(),
-            scores: CellScores::shared(),
+            terms: CellScores::shared(),
         };
         // Keys of the empty board (walls seen), then every cell's patterns.
         for &c in &board.board_cells.clone() {
@@ -204,7 +208,7 @@ impl Board {
     /// The pattern a stone of `player` on `c` makes along direction `d`.
     #[inline]
     pub fn pattern(&self, c: Cell, player: usize, d: usize) -> Pattern {
-        self.info[c].pats[player][d]
+        Pattern::unpack(self.info[c].lines[d], player)
     }
 
     /// The evaluation term of the empty cell `c` for `player`.
@@ -330,37 +334,45 @@ impl Board {
     fn refresh_cell(&mut self, c: Cell) {
         let mut info = NO_INFO;
         for d in 0..4 {
-            let both = self.table.both(self.keys[c][d]);
-            info.pats[0][d] = both[0];
-            info.pats[1][d] = both[1];
+            info.lines[d] = self.table.packed(self.keys[c][d]);
         }
         for p in 0..2 {
-            let combo = Threat::index(info.pats[p]);
-            info.threat[p] = self.threats[combo];
-            info.score[p] = self.scores.score(combo);
-            self.counts[p][info.threat[p] as usize] += 1;
-            self.sums[p] += info.score[p];
+            let pats = info.lines.map(|pair| Pattern::unpack(pair, p));
+            let combo = Threat::index(pats);
+            let term = self.terms.term(combo);
+            info.combo[p] = combo as u16;
+            info.threat[p] = term.threat;
+            info.score[p] = term.score;
+            self.counts[p][term.threat as usize] += 1;
+            self.sums[p] += term.score;
         }
         self.info[c] = info;
     }
 
     /// Recomputes direction `d` of the empty cell `c`, keeping the counts and sums.
+    #[inline]
     fn refresh_direction(&mut self, c: Cell, d: usize) {
-        let both = self.table.both(self.keys[c][d]);
+        let pair = self.table.packed(self.keys[c][d]);
         let info = &mut self.info[c];
-        for (p, &pat) in both.iter().enumerate() {
-            if pat == info.pats[p][d] {
+        let old = info.lines[d];
+        if pair == old {
+            return;
+        }
+        info.lines[d] = pair;
+        for p in 0..2 {
+            let (new_pat, old_pat) = (Pattern::unpack(pair, p), Pattern::unpack(old, p));
+            if new_pat == old_pat {
                 continue;
             }
-            info.pats[p][d] = pat;
-            let combo = Threat::index(info.pats[p]);
-            let threat = self.threats[combo];
-            let score = self.scores.score(combo);
+            let combo =
+                (i32::from(info.combo[p]) + (new_pat as i32 - old_pat as i32) * DIGIT[d]) as usize;
+            let term = self.terms.term(combo);
+            info.combo[p] = combo as u16;
             self.counts[p][info.threat[p] as usize] -= 1;
-            self.counts[p][threat as usize] += 1;
-            self.sums[p] += score - info.score[p];
-            info.threat[p] = threat;
-            info.score[p] = score;
+            self.counts[p][term.threat as usize] += 1;
+            self.sums[p] += term.score - info.score[p];
+            info.threat[p] = term.threat;
+            info.score[p] = term.score;
         }
     }
 
@@ -422,7 +434,8 @@ mod tests {
                 assert_eq!(board.hash, fresh.hash);
                 for &c in &fresh.board_cells {
                     if fresh.is_empty(c) {
-                        assert_eq!(board.info[c].pats, fresh.info[c].pats);
+                        assert_eq!(board.info[c].lines, fresh.info[c].lines);
+                        assert_eq!(board.info[c].combo, fresh.info[c].combo);
                     }
                 }
                 for _ in 0..made {

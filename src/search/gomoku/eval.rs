@@ -18,10 +18,20 @@ const THREAT_BONUS: [i32; Threat::COUNT] = [0, 0, 30, 120, 0, 30, 250, 300, 500]
 /// The side to move's edge: it plays first.
 const TEMPO: i32 = 20;
 
+/// What the board keeps of a cell for one player, by its four line patterns: the threat
+/// class and the evaluation term, read together in one look-up.
+#[derive(Clone, Copy, Debug)]
+pub struct Term {
+    /// The evaluation term.
+    pub score: i32,
+    /// The threat class.
+    pub threat: Threat,
+}
+
 /// The evaluation terms of cells, by their line patterns.
 pub struct CellScores {
     /// By [`Threat::index`] of the four patterns.
-    terms: Vec<i32>,
+    terms: Vec<Term>,
 }
 
 impl CellScores {
@@ -36,18 +46,23 @@ impl CellScores {
                     // Two lines through the cell that could each become an open three: the
                     // makings of a double threat.
                     let crossing = digits.iter().filter(|&&p| (4..=6).contains(&p)).count();
-                    digits.iter().map(|&p| PATTERN_VALUE[p]).sum::<i32>()
+                    let score = digits.iter().map(|&p| PATTERN_VALUE[p]).sum::<i32>()
                         + THREAT_BONUS[threats[i] as usize]
-                        + if crossing >= 2 { CROSSING_BONUS } else { 0 }
+                        + if crossing >= 2 { CROSSING_BONUS } else { 0 };
+                    Term {
+                        score,
+                        threat: threats[i],
+                    }
                 })
                 .collect();
             CellScores { terms }
         })
     }
 
-    /// The term of a cell whose four patterns have the [`Threat::index`] `combo`.
+    /// The term and threat class of a cell whose four patterns have the [`Threat::index`]
+    /// `combo`.
     #[inline]
-    pub fn score(&self, combo: usize) -> i32 {
+    pub fn term(&self, combo: usize) -> Term {
         self.terms[combo]
     }
 }

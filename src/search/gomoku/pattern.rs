@@ -74,6 +74,12 @@ impl Pattern {
         ALL[(bits as usize).min(9)]
     }
 
+    /// `player`'s pattern (0 black, 1 white) in a packed pair (see [`PatternTable::packed`]).
+    #[inline]
+    pub fn unpack(pair: u8, player: usize) -> Pattern {
+        Pattern::from_bits((pair >> (4 * player)) & 15)
+    }
+
     /// The pattern of a line one move short of this one.
     fn demoted(self) -> Pattern {
         match self {
@@ -207,11 +213,18 @@ impl PatternTable {
         }
     }
 
-    /// The patterns of `key` for black and white.
+    /// The patterns of `key` for black and white, packed: black's in the low four bits,
+    /// white's in the high four (see [`Pattern::unpack`]).
     #[inline]
+    pub fn packed(&self, key: u32) -> u8 {
+        self.entries[((key >> self.shift) & self.mask) as usize]
+    }
+
+    /// The patterns of `key` for black and white.
+    #[cfg(test)]
     pub fn both(&self, key: u32) -> [Pattern; 2] {
-        let e = self.entries[((key >> self.shift) & self.mask) as usize];
-        [Pattern::from_bits(e & 15), Pattern::from_bits(e >> 4)]
+        let e = self.packed(key);
+        [Pattern::unpack(e, 0), Pattern::unpack(e, 1)]
     }
 
     /// The pattern of `key` for `player` (0 black, 1 white).

@@ -1,11 +1,12 @@
 //! The gomoku search: iterative deepening over a principal variation search with the
 //! pattern board, the forced replies, the fours search at the root and at the horizon, a
-//! transposition table, killer and history ordering and late-move reductions.
+//! transposition table, killer and history ordering, futility and null-move pruning,
+//! move-count pruning and late-move reductions.
 
 use super::board::{Board, CELLS, Cell};
 use super::eval::evaluate;
 use super::movegen::{self, Kind, Marks};
-use super::pattern::{LineRule, Threat};
+use super::pattern::{LineRule, Pattern, Threat};
 use super::tt::{Bound, Table};
 use crate::eval::EVAL_LIMIT;
 use crate::rules::{Position, Square};
@@ -37,8 +38,20 @@ const LEAF_VCF_BUDGET: u64 = 40;
 const QUIET_PLIES: usize = 4;
 /// Moves tried at a node below the root that is not answering an open three.
 const MAX_WIDTH: usize = 24;
-/// Quiet moves tried at non-PV nodes of depth 1, 2, 3, ...: later ones are skipped.
-const MOVE_COUNT: [usize; 4] = [0, 8, 14, 22];
+/// Moves that make this threat or a stronger one are searched a ply deeper (to a bound).
+const EXTEND_THREAT: Threat = Threat::Flex3;
+/// Below this depth, non-PV nodes skip moves that make nothing of their lines for
+/// either player (see [`trivial`]).
+const TRIVIAL_DEPTH: i32 = 4;
+
+/// Reverse futility pruning: at most this depth, a margin of this much a ply.
+const FUTILITY_DEPTH: i32 = 6;
+const FUTILITY_MARGIN: i32 = 120;
+/// Null-move pruning: from this depth, with this reduction (plus a ply per four).
+const NULL_MIN_DEPTH: i32 = 3;
+const NULL_REDUCTION: i32 = 2;
+/// Late-move reductions: the product of the logarithms of depth and move number, scaled.
+const LMR_SCALE: f64 = 0.7;
 
 /// Move-ordering weights by the threat class a move makes for the mover (attack) and for
 /// the opponent on the same cell (defence).
@@ -69,6 +82,10 @@ pub struct Engine {
     quiet_ply: usize,
     /// Below this ply threats are no longer extended.
     extend_ply: usize,
+    /// Whether the move into the node at a ply was a null move (two in a row are not made).
+    after_null: Vec<bool>,
+    /// The static value at each ply of the current line, where it was taken.
+    evals: Vec<Option<i32>>,
 }
 
 /// A root move and its latest score.
@@ -102,6 +119,8 @@ impl Engine {
             vcf_left: 0,
             quiet_ply: 0,
             extend_ply: 0,
+            after_null: vec![false; plies],
+            evals: vec![None; plies],
         }
     }
 
@@ -209,6 +228,7 @@ impl Engine {
             nodes: 0,
             depth: 0,
         };
+        let next_limit = next_iteration_limit(limits);
         for depth in 1..=max_depth {
             self.seldepth = 0;
             self.quiet_ply = depth as usize + QUIET_PLIES;
@@ -246,6 +266,14 @@ impl Engine {
                 }
             }
             if self.aborted {
+                // The moves searched before the abort were searched against the previous
+                // best, which was searched first: a move that beat it is the better one.
+                if let Some(&first) = best_pv.first()
+                    && Some(b.square_of(first)) != result.best
+                {
+                    result.best = Some(b.square_of(first));
+                    result.value = Value::from_score(best.clamp(-MATE, MATE), false, false);
+                }
                 break;
             }
             roots.sort_by_key(|r| std::cmp::Reverse(r.score));
@@ -281,7 +309,7 @@ impl Engine {
             if value.is_proven() {
                 break;
             }
-            if limits.soft_time.is_some_and(|t| start.elapsed() >= t) {
+            if next_limit.is_some_and(|t| start.elapsed() >= t) {
                 break;
             }
         }
@@ -349,6 +377,7 @@ impl Engine {
         mut beta: i32,
     ) -> i32 {
         self.pv[ply].clear();
+        self.evals[ply] = None;
         if self.count_node() {
             return 0;
         }
@@ -420,6 +449,47 @@ impl Engine {
             }
         }
 
+        // Quiet nodes far from the principal variation, where the opponent has no open
+        // three: a static value well above beta, or one that stays above it after a free
+        // move for the opponent (a null move), cuts the node short.
+        let pv_node = beta - alpha > 1;
+        let quiet = depth > 0 && b.count(them, Threat::Flex4) == 0;
+        self.evals[ply] = quiet.then(|| evaluate(b));
+        // Whether the side to move stands better than two plies ago: if not, fewer of its
+        // late moves are worth a look.
+        let improving = ply >= 2
+            && match (self.evals[ply], self.evals[ply - 2]) {
+                (Some(now), Some(before)) => now > before,
+                _ => true,
+            };
+        if let Some(static_eval) = self.evals[ply]
+            && !pv_node
+            && beta.abs() < MATE_BOUND
+        {
+            if depth <= FUTILITY_DEPTH
+                && b.fours(them) == 0
+                && static_eval - FUTILITY_MARGIN * depth >= beta
+            {
+                self.unsound += 1;
+                return static_eval;
+            }
+            if depth >= NULL_MIN_DEPTH && !self.after_null[ply] && static_eval >= beta {
+                let r = NULL_REDUCTION + depth / 4;
+                b.pass();
+                self.after_null[ply + 1] = true;
+                let v = -self.node(b, depth - 1 - r, ply + 1, -beta, -beta + 1);
+                self.after_null[ply + 1] = false;
+                b.pass();
+                if self.aborted {
+                    return 0;
+                }
+                if v >= beta {
+                    self.unsound += 1;
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
         let unsound_before = self.unsound;
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
@@ -440,7 +510,6 @@ impl Engine {
         }
 
         let alpha_orig = alpha;
-        let pv_node = beta - alpha > 1;
         let mut best = -INF;
         let mut best_move = None;
         for i in 0..list.len() {
@@ -449,21 +518,22 @@ impl Engine {
                 || b.threat(c, them) >= Threat::Flex3
                 || Some(c) == tt_move
                 || self.killers[ply].contains(&Some(c));
-            // Late quiet moves near the horizon are not tried at all (a guess: the node
-            // was unsound already, its list being the moves near the stones).
+            // Late quiet moves, and near the horizon the moves that make nothing, are not
+            // tried at all (a guess: the node was unsound already, its list being the
+            // moves near the stones).
             if !pv_node
                 && !tactical
                 && kind == Kind::Near
                 && best > -MATE_BOUND
-                && depth < MOVE_COUNT.len() as i32
-                && i >= MOVE_COUNT[depth.max(1) as usize]
+                && (i >= move_count(depth, improving) || (depth < TRIVIAL_DEPTH && trivial(b, c)))
             {
                 continue;
             }
             // A move that makes an open three or a four leaves the opponent a short list of
             // answers: searched a ply deeper, the threat sequences that decide gomoku are
-            // followed to their end (to a bound).
-            let new_depth = if b.threat(c, us) >= Threat::Flex3 && ply < self.extend_ply {
+            // followed to their end (to a bound). Extending fours only was better at
+            // 200 ms a move and much worse at 1 s (bench/strength, README).
+            let new_depth = if b.threat(c, us) >= EXTEND_THREAT && ply < self.extend_ply {
                 depth
             } else {
                 depth - 1
@@ -474,7 +544,7 @@ impl Engine {
                 v = -self.node(b, new_depth, ply + 1, -beta, -alpha);
             } else {
                 let r = if depth >= 3 && i >= 3 && !tactical {
-                    1 + i32::from(i >= 10) + i32::from(depth >= 6 && i >= 20)
+                    reduction(depth, i, pv_node).min(new_depth - 1).max(0)
                 } else {
                     0
                 };
@@ -530,6 +600,36 @@ impl Engine {
         head[ply].push(c);
         head[ply].extend_from_slice(&tail[0]);
     }
+}
+
+/// No new iteration is started after this time. An iteration cut short still counts (a
+/// root move that beat the previous best is played), so one begun late is not wasted: the
+/// soft limit is stretched by a third, within seven tenths of the hard one.
+fn next_iteration_limit(limits: &Limits) -> Option<std::time::Duration> {
+    match (limits.soft_time, limits.hard_time) {
+        (Some(soft), Some(hard)) => Some((soft * 4 / 3).min(hard * 7 / 10).max(soft)),
+        (soft, _) => soft,
+    }
+}
+
+/// Quiet moves tried at a non-PV node of `depth`: later ones are skipped (the list is
+/// ordered by threats, so what comes late rarely matters).
+fn move_count(depth: i32, improving: bool) -> usize {
+    let n = 4 + (f64::from(depth.max(1)).powf(1.32)) as usize;
+    if improving { n } else { n * 2 / 3 }
+}
+
+/// Whether a stone on `c` would make no two (open or closed) or better on any line, for
+/// either player.
+fn trivial(b: &Board, c: Cell) -> bool {
+    (0..2).all(|p| (0..4).all(|d| b.pattern(c, p, d) < Pattern::F2))
+}
+
+/// The late-move reduction of the `i`th move (from 0) at a node of `depth`: growing with the
+/// logarithms of both, one ply less on the principal variation.
+fn reduction(depth: i32, i: usize, pv_node: bool) -> i32 {
+    let r = (f64::from(depth).ln() * (i as f64).ln() * LMR_SCALE) as i32;
+    (r - i32::from(pv_node)).max(1)
 }
 
 /// Moves the best-scored of `list[i..]` to `i` and returns it.
