@@ -671,23 +671,34 @@ mod tests {
         Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
     }
 
-    fn run(limits: Limits, stopped: bool) -> (SearchResult, Duration, Position) {
-        let pos = middle_game();
-        let mut s = Searcher::new(1).expect("a table");
+    /// `s`'s search of `pos` under `limits`, seeded with 1; `stopped`: with the stop flag up.
+    fn search_with(
+        s: &mut Searcher,
+        pos: &Position,
+        limits: &Limits,
+        stopped: bool,
+    ) -> SearchResult {
         let control = Control {
             stop: Arc::new(AtomicBool::new(stopped)),
             start: Instant::now(),
         };
         let mut rng = StdRng::seed_from_u64(1);
-        let r = s.search(
-            &pos,
-            &limits,
+        s.search(
+            pos,
+            limits,
             Settings::default(),
             &control,
             &mut rng,
             &mut |_| {},
-        );
-        (r, control.start.elapsed(), pos)
+        )
+    }
+
+    fn run(limits: Limits, stopped: bool) -> (SearchResult, Duration, Position) {
+        let pos = middle_game();
+        let mut s = Searcher::new(1).expect("a table");
+        let start = Instant::now();
+        let r = search_with(&mut s, &pos, &limits, stopped);
+        (r, start.elapsed(), pos)
     }
 
     /// `prepare` makes ahead of time what the first search would make, and nothing else:
@@ -705,19 +716,7 @@ mod tests {
                 s.prepare(&pos);
                 assert!(s.gomoku.is_some(), "15x15 k=5 is for the gomoku search");
             }
-            let control = Control {
-                stop: Arc::new(AtomicBool::new(false)),
-                start: Instant::now(),
-            };
-            let mut rng = StdRng::seed_from_u64(1);
-            let r = s.search(
-                &pos,
-                &limits,
-                Settings::default(),
-                &control,
-                &mut rng,
-                &mut |_| {},
-            );
+            let r = search_with(&mut s, &pos, &limits, false);
             (r.best, r.nodes, r.depth)
         };
         assert_eq!(search(true), search(false));
