@@ -82,6 +82,10 @@ fn at_deadline(s: &mut Session<SharedBuffer>) -> Instant {
     at
 }
 
+/// Between a test's clock reading and the session's own, for a thread held back on a busy
+/// machine: well under the 50 ms and more a search that counted from its turn would add.
+const SLACK: Duration = Duration::from_millis(30);
+
 /// 15x15, o to move: x has four from h8 to h11, closed at h7, so o's only move is h12.
 const BLOCK_H12: &str = "position startpos moves h8 h7 h9 a1 h10 a2 h11";
 
@@ -92,11 +96,12 @@ fn a_waiting_go_counts_its_time_from_its_arrival() {
     send(&mut s, "perft 9");
     let asked = Instant::now();
     send(&mut s, "go movetime 100");
-    // Its deadline is known while it waits, counted from its arrival.
+    // Its deadline is known while it waits, counted from its arrival (not from its turn,
+    // which comes only after the stop below).
     let at = s
         .deadline()
         .expect("a waiting go with a time limit has a deadline");
-    assert!(at <= asked + guard_deadline(Duration::from_millis(50)) + Duration::from_millis(5));
+    assert!(at <= asked + guard_deadline(Duration::from_millis(50)) + SLACK);
     send(&mut s, "stop");
     drain(&mut s, &rx);
     // However its turn came (before its deadline, or after it while the perft unwound),
@@ -124,7 +129,7 @@ fn a_waiting_go_is_answered_by_its_own_deadline() {
     // Then the waiting go, at its own.
     let at = at_deadline(&mut s);
     let hard = crate::search::time::movetime_deadline(200);
-    assert!(at <= asked + guard_deadline(hard) + Duration::from_millis(5));
+    assert!(at <= asked + guard_deadline(hard) + SLACK);
     let lines = out.lines();
     assert_eq!(lines.last().map(String::as_str), Some("bestmove h12"));
     assert_eq!(bestmoves(&lines), 2, "{lines:?}");
@@ -192,7 +197,9 @@ fn a_waiting_go_does_not_answer_before_the_search_ahead() {
     assert_eq!(bestmoves(&out.lines()), 0);
     send(&mut s, "stop");
     // The infinite search answers; the waiting go, long due, answers right after it.
+    let give_up = Instant::now() + Duration::from_secs(10);
     while bestmoves(&out.lines()) < 2 {
+        assert!(Instant::now() < give_up, "{:?}", out.lines());
         match rx.recv_timeout(Duration::from_millis(1)) {
             Ok(event) => s.handle(event),
             Err(_) => {
