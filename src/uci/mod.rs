@@ -381,8 +381,8 @@ impl<W: Write> Session<W> {
         let position = &self.game.position;
         let options = &self.game.options;
         let notation = options.notation();
-        if let Some(replies) = queue::game_over(position, notation) {
-            for reply in replies {
+        if let Some(outcome) = position.outcome() {
+            for reply in queue::game_over(outcome, notation) {
                 self.emit(reply);
             }
             return;

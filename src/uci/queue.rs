@@ -11,8 +11,8 @@
 use super::game::Game;
 use super::limits::limits_for;
 use crate::protocol::game::square_text;
-use crate::protocol::{Command, GoParams, Notation, Reply};
-use crate::rules::{Outcome, Position};
+use crate::protocol::{Command, GoParams, Notation, Reply, SquareText};
+use crate::rules::Outcome;
 use crate::search::instant_move;
 use crate::search::time::guard_deadline;
 use std::collections::VecDeque;
@@ -57,8 +57,20 @@ struct Owed {
     /// Its guard deadline, if it has a time limit: the session answers by then even if the
     /// `go`'s turn has not come.
     due: Option<Instant>,
-    /// The answer without a search, for then.
-    replies: Box<[Reply]>,
+    /// The answer without a search, for then: a few bytes, the replies are written when
+    /// it is sent (up to [`MAX_PENDING`] of these can wait).
+    answer: Answer,
+    /// How its `bestmove` is written.
+    notation: Notation,
+}
+
+/// A `go`'s answer without a search.
+#[derive(Clone, Copy)]
+enum Answer {
+    /// A move chosen without a search (`None` only if there is no legal move).
+    Move(Option<SquareText>),
+    /// The game is over: no move.
+    GameOver(Outcome),
 }
 
 /// Why a command could not join the queue; the message names the command.
@@ -183,7 +195,11 @@ impl Queue {
             return None;
         }
         let owed = self.owed.pop_front()?;
-        Some((owed.replies.into_vec(), owed.arrived))
+        let replies = match owed.answer {
+            Answer::Move(best) => vec![Reply::BestMove(best, owed.notation)],
+            Answer::GameOver(outcome) => game_over(outcome, owed.notation).into(),
+        };
+        Some((replies, owed.arrived))
     }
 }
 
@@ -195,28 +211,26 @@ fn owed(forecast: &Game, params: &GoParams, go: u64, arrived: Instant) -> Owed {
     let due = limits_for(position, params)
         .hard_time
         .and_then(|hard| arrived.checked_add(guard_deadline(hard)));
-    let replies = game_over(position, notation).map_or_else(
-        || {
-            let best = instant_move(position).map(|sq| square_text(position.geometry(), sq));
-            vec![Reply::BestMove(best, notation)]
-        },
-        Vec::from,
-    );
+    let answer = match position.outcome() {
+        Some(outcome) => Answer::GameOver(outcome),
+        None => Answer::Move(instant_move(position).map(|sq| square_text(position.geometry(), sq))),
+    };
     Owed {
         go,
         arrived,
         due,
-        replies: replies.into_boxed_slice(),
+        answer,
+        notation,
     }
 }
 
 /// A `go`'s whole answer on a finished game: why there is no move, and `bestmove (none)`.
-pub fn game_over(position: &Position, notation: Notation) -> Option<[Reply; 2]> {
-    let why = match position.outcome()? {
+pub fn game_over(outcome: Outcome, notation: Notation) -> [Reply; 2] {
+    let why = match outcome {
         Outcome::Win(p) => format!("game over: {} has won", p.letter()),
         Outcome::Draw => "game over: draw, the board is full".to_string(),
     };
-    Some([Reply::InfoString(why), Reply::BestMove(None, notation)])
+    [Reply::InfoString(why), Reply::BestMove(None, notation)]
 }
 
 /// Commands that start a background job.
