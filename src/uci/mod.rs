@@ -11,33 +11,40 @@
 //! waiting, so that each is stopped as soon as it starts (and still reports, a `go` with its
 //! `bestmove`); `quit` stops the job and drops the queue. Cutechess-cli and fastchess send
 //! `stop` to end a search now, so it must not wait behind anything.
+//!
+//! Time limits are kept whatever waits: a search with a time limit that has not answered by
+//! its guard deadline is answered by the session, and so is a `go` still waiting in the
+//! queue at its own (see `queue.rs`), in order, one `bestmove` per `go`.
 
+mod game;
 mod help;
 mod job;
 pub use job::{certificate_text, solve_command_line};
 mod limits;
 mod options;
+mod queue;
 mod show;
 
 pub use limits::limits_for;
 pub use options::{Change, OptionError, Options, Variant};
+pub use queue::{MAX_PENDING, MAX_PENDING_BYTES};
 
 use crate::engine::{Engine, Guard, Search};
 use crate::io::{
     Flow, Input, MAX_LINE_BYTES, Next, Output, ReadAhead, log_received, next_event,
     read_ahead_cost, spawn_bounded_stdin_reader,
 };
-use crate::protocol::game::{SpecPositionError, position_of, square_text};
-use crate::protocol::{self, Command, GoParams, Notation, PositionSpec, Reply};
-use crate::rules::{Geometry, Outcome, Position, Tables};
+use crate::protocol::game::square_text;
+use crate::protocol::{self, Command, GoParams, Notation, Reply};
+use crate::rules::Position;
 use crate::search::{Searcher, TableSizeError};
+use game::{Effect, Game};
 use job::Job;
+use queue::{Full, Queue, needs_idle};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use std::collections::VecDeque;
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -45,16 +52,6 @@ use std::time::{Duration, Instant};
 pub const NAME: &str = concat!("kinrow ", env!("CARGO_PKG_VERSION"));
 /// The engine's author, as `uci` reports it.
 pub const AUTHOR: &str = "the kinrow developers";
-
-/// How many commands may wait behind a running job; more are refused, so that memory stays
-/// bounded whatever the input.
-pub const MAX_PENDING: usize = 100_000;
-
-/// How many bytes of command text may wait behind a running job, in all; a command that
-/// would take the total past this is refused. Waiting commands are kept as the text of
-/// their lines (and parsed again when their turn comes), so this bounds their memory: a
-/// parsed `position` can be several times larger than its line.
-pub const MAX_PENDING_BYTES: usize = 16 << 20;
 
 /// Everything the session reacts to.
 pub enum Event {
@@ -66,34 +63,20 @@ pub enum Event {
     Done(Vec<Reply>),
 }
 
-/// A command waiting for the running job to end.
-struct Pending {
-    /// Its line, which parsed: it is parsed again when its turn comes.
-    line: Box<str>,
-    /// Whether it starts a job.
-    starts_job: bool,
-    /// Whether it needs the engine idle.
-    needs_idle: bool,
-    /// A `stop` arrived after it: the job it starts is stopped as soon as it starts.
-    stopped: bool,
-    /// When it arrived: a `go`'s time limits count from here, not from when its turn came
-    /// (the GUI's clock ran while it waited).
-    arrived: Instant,
-}
-
 /// The engine state machine.
 pub struct Session<W: Write> {
     out: Output<W>,
     events: Sender<Event>,
     /// The searcher and the job running on it, if any.
     engine: Engine,
-    position: Position,
-    options: Options,
+    /// The position and the options.
+    game: Game,
     rng: StdRng,
     /// Commands waiting for the running job to end, in arrival order.
-    pending: VecDeque<Pending>,
-    /// The bytes of their lines, in all.
-    pending_bytes: usize,
+    pending: Queue,
+    /// Whether the running job is a search whose `bestmove` has not been sent: no waiting
+    /// `go` may answer before it.
+    owes_bestmove: bool,
     /// The running search's time guard, if it has a time limit, and how its `bestmove` is
     /// written.
     guard: Option<(Guard, Notation)>,
@@ -122,11 +105,10 @@ impl<W: Write> Session<W> {
             out: Output::new(out),
             events,
             engine: Engine::with_searcher(searcher),
-            position: Position::default(),
             rng: seeded(options.seed),
-            options,
-            pending: VecDeque::new(),
-            pending_bytes: 0,
+            game: Game::new(options),
+            pending: Queue::default(),
+            owes_bestmove: false,
             guard: None,
             asked: None,
         })
@@ -134,7 +116,7 @@ impl<W: Write> Session<W> {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        &self.position
+        &self.game.position
     }
 
     fn emit(&mut self, reply: Reply) {
@@ -195,23 +177,43 @@ impl<W: Write> Session<W> {
         self.emit(reply);
     }
 
-    /// When the running search must have answered by, if it has a time limit and has not.
+    /// When the next `bestmove` owed must be sent by: the running search's, if it has not
+    /// answered, else that of the first waiting `go` (`bestmove`s go out in the order of
+    /// their `go`s); `None` if that one has no time limit.
     pub fn deadline(&self) -> Option<Instant> {
-        self.guard.as_ref().and_then(|(g, _)| g.due())
+        if self.owes_bestmove {
+            self.guard.as_ref().and_then(|(g, _)| g.due())
+        } else {
+            self.pending.due()
+        }
     }
 
-    /// The search has not answered by its [`Session::deadline`]: stop it and send its
-    /// `bestmove` now, the best move of its last completed iteration. Does nothing before
-    /// the deadline or once answered.
+    /// A [`Session::deadline`] has passed. If the running search has not answered by its
+    /// own, stop it and send its `bestmove` now, the best move of its last completed
+    /// iteration. Then each waiting `go` whose deadline has passed, in order, gets its
+    /// `bestmove` now, a move chosen without a search; its turn, when it comes, starts no
+    /// search. Does nothing before the deadline.
     pub fn deadline_passed(&mut self) {
-        let Some((guard, notation)) = self.guard.as_mut() else {
-            return;
-        };
-        if let Some(best) = guard.answer_now() {
-            let g = self.position.geometry();
+        if let Some((guard, notation)) = self.guard.as_mut()
+            && let Some(best) = guard.answer_now()
+        {
+            let g = self.game.position.geometry();
             let reply = Reply::BestMove(best.map(|sq| square_text(g, sq)), *notation);
             self.engine.stop();
+            self.owes_bestmove = false;
             self.emit(reply);
+        }
+        if self.owes_bestmove {
+            return;
+        }
+        while let Some((replies, arrived)) = self.pending.answer_due(Instant::now()) {
+            log::debug!(
+                "a waiting go was answered without a search {:.1} ms after it arrived",
+                arrived.elapsed().as_secs_f64() * 1e3
+            );
+            for reply in replies {
+                self.emit(reply);
+            }
         }
     }
 
@@ -236,26 +238,18 @@ impl<W: Write> Session<W> {
             c if self.pending.is_empty() && (!self.is_busy() || !needs_idle(&c)) => {
                 self.execute(c, Instant::now())
             }
-            c if self.pending.len() >= MAX_PENDING => self.error(format!(
-                "{}: {MAX_PENDING} commands are already waiting for the running job to end; this one was dropped",
-                command_name(&c)
-            )),
-            c if self.pending_bytes + line.len() > MAX_PENDING_BYTES => self.error(format!(
-                "{}: the commands waiting for the running job to end already hold {} bytes, and this line of {} bytes would take them over the limit of {MAX_PENDING_BYTES}; it was dropped",
-                command_name(&c),
-                self.pending_bytes,
-                line.len()
-            )),
-            c => {
-                self.pending_bytes += line.len();
-                self.pending.push_back(Pending {
-                    line: line.into(),
-                    starts_job: starts_job(&c),
-                    needs_idle: needs_idle(&c),
-                    stopped: false,
-                    arrived: Instant::now(),
-                });
-            }
+            c => match self.pending.push(line, &c, &self.game, Instant::now()) {
+                Ok(()) => {}
+                Err(Full::Count) => self.error(format!(
+                    "{}: {MAX_PENDING} commands are already waiting for the running job to end; this one was dropped",
+                    command_name(&c)
+                )),
+                Err(Full::Bytes(held)) => self.error(format!(
+                    "{}: the commands waiting for the running job to end already hold {held} bytes, and this line of {} bytes would take them over the limit of {MAX_PENDING_BYTES}; it was dropped",
+                    command_name(&c),
+                    line.len()
+                )),
+            },
         }
         Flow::Continue
     }
@@ -270,7 +264,7 @@ impl<W: Write> Session<W> {
             Command::Stop => self.stop(),
             Command::Quit => {}
             Command::Show => {
-                for line in show::diagram(&self.position) {
+                for line in show::diagram(&self.game.position) {
                     self.emit(Reply::Text(line));
                 }
             }
@@ -279,12 +273,12 @@ impl<W: Write> Session<W> {
                     self.emit(Reply::Text(line));
                 }
             }
-            Command::NewGame(geometry) => self.new_game(geometry),
-            Command::Position(spec) => self.set_position(&spec),
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            c @ (Command::NewGame(_) | Command::Position(_) | Command::SetOption { .. }) => {
+                self.change_game(&c)
+            }
             Command::Go(params) => self.go(&params, arrived),
             Command::Perft(depth) => self.start(Job::Perft {
-                position: Box::new(self.position.clone()),
+                position: Box::new(self.game.position.clone()),
                 depth,
             }),
             Command::Bench => self.start(Job::Bench),
@@ -296,20 +290,17 @@ impl<W: Write> Session<W> {
     /// start, as soon as it starts. Commands sent after the `stop` are not touched.
     fn stop(&mut self) {
         self.engine.stop();
-        for waiting in &mut self.pending {
-            waiting.stopped |= waiting.starts_job;
-        }
+        self.pending.stop();
     }
 
     /// Runs waiting commands until one needs the engine idle while a job runs (or none is
     /// left).
     fn run_pending(&mut self) {
-        while let Some(waiting) = self.pending.pop_front() {
-            if self.is_busy() && waiting.needs_idle {
-                self.pending.push_front(waiting);
-                break;
+        while let Some(waiting) = self.pending.next(self.is_busy()) {
+            if waiting.answered {
+                self.skip_answered_go();
+                continue;
             }
-            self.pending_bytes -= waiting.line.len();
             match protocol::parse_line(&waiting.line) {
                 Ok(Some(command)) => self.execute(command, waiting.arrived),
                 // It parsed when it arrived, and parsing depends on nothing else.
@@ -336,36 +327,37 @@ impl<W: Write> Session<W> {
     /// and ends the session.
     fn quit(&mut self) -> Flow {
         self.pending.clear();
-        self.pending_bytes = 0;
         self.engine.stop();
         Flow::Quit
     }
 
-    fn new_game(&mut self, geometry: Option<(u32, u32, u32)>) {
-        let tables = match geometry {
-            None => Arc::clone(self.position.tables()),
-            Some((c, r, k)) => {
-                match Geometry::new(c, r, k).and_then(|g| g.with_rule(self.options.rule)) {
-                    Ok(g) => {
-                        // A board of one's own choosing is kinrow's game, not a UCI variant.
-                        self.options.variant = None;
-                        Tables::new(g)
-                    }
-                    Err(e) => return self.error(format!("newgame: {e}")),
-                }
+    /// Carries out `newgame`, `ucinewgame`, `position` or `setoption`.
+    fn change_game(&mut self, command: &Command) {
+        match self.game.apply(command) {
+            Ok(Effect::None) => {}
+            Ok(Effect::NewGame) => {
+                // A fresh table and random stream for the new game.
+                self.rng = seeded(self.game.options.seed);
+                let position = self.game.position.clone();
+                let searcher = self.idle_searcher();
+                searcher.clear();
+                searcher.prepare(&position);
             }
-        };
-        self.start_game(tables);
-    }
-
-    /// Starts a game on the empty board of `tables`, with a fresh table and random stream.
-    fn start_game(&mut self, tables: Arc<Tables>) {
-        self.position = Position::new(tables);
-        self.rng = seeded(self.options.seed);
-        let position = self.position.clone();
-        let searcher = self.idle_searcher();
-        searcher.clear();
-        searcher.prepare(&position);
+            Ok(Effect::Reseed) => self.rng = seeded(self.game.options.seed),
+            Ok(Effect::Resize(mb)) => match self.idle_searcher().resize(mb) {
+                Ok(()) => {
+                    self.game.options.hash_mb = mb;
+                    let position = self.game.position.clone();
+                    self.idle_searcher().prepare(&position);
+                }
+                Err(e) => self.error(format!(
+                    "setoption: {e}; Hash stays {} MB",
+                    self.game.options.hash_mb
+                )),
+            },
+            Ok(Effect::ClearHash) => self.idle_searcher().clear(),
+            Err(line) => self.error(line),
+        }
     }
 
     /// The searcher, for the commands that change it: they wait while a job runs.
@@ -375,88 +367,45 @@ impl<W: Write> Session<W> {
             .expect("commands that change the searcher wait while a job runs")
     }
 
-    fn set_position(&mut self, spec: &PositionSpec) {
-        match position_of(self.position.tables(), spec) {
-            Ok(p) => self.position = p,
-            Err(e @ SpecPositionError::Setup(_)) => self.error(format!("position: {e}")),
-            // The old position stays, as protocol.md words it.
-            Err(e) => self.error(format!("position: {e} (nothing was changed)")),
-        }
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let change = match options::parse_change(name, value) {
-            Ok(c) => c,
-            Err(e) => return self.error(e),
-        };
-        match change {
-            Change::Hash(mb) => match self.idle_searcher().resize(mb) {
-                Ok(()) => {
-                    self.options.hash_mb = mb;
-                    let position = self.position.clone();
-                    self.idle_searcher().prepare(&position);
-                }
-                Err(e) => self.error(format!(
-                    "setoption: {e}; Hash stays {} MB",
-                    self.options.hash_mb
-                )),
-            },
-            Change::ClearHash => self.idle_searcher().clear(),
-            Change::Seed(seed) => {
-                self.options.seed = seed;
-                self.rng = seeded(seed);
-            }
-            Change::Eval(kind) => self.options.eval = kind,
-            Change::RandomTieBreak(on) => self.options.random_tie_break = on,
-            // The rules changed: the old game (and every table entry) is void.
-            Change::Rule(rule) => match self.position.geometry().with_rule(rule) {
-                Ok(g) => {
-                    self.options.rule = rule;
-                    self.start_game(Tables::new(g));
-                }
-                Err(e) => self.error(format!(
-                    "setoption: {e}; Rule stays {} (start a game with k=5 first)",
-                    self.options.rule
-                )),
-            },
-            Change::Variant(v) => {
-                self.options.variant = Some(v);
-                self.options.rule = v.geometry().rule();
-                self.start_game(Tables::new(v.geometry()));
-            }
+    /// The turn of a waiting `go` that has been answered already (its deadline passed while
+    /// it waited): it starts no search, but takes its share of the random stream as if it
+    /// had, so that the searches after it do not depend on how late it was.
+    fn skip_answered_go(&mut self) {
+        if self.game.position.outcome().is_none() {
+            let _ = StdRng::from_rng(&mut self.rng);
         }
     }
 
     /// Starts a search for `go`; its time limits count from `arrived`.
     fn go(&mut self, params: &GoParams, arrived: Instant) {
-        if let Some(outcome) = self.position.outcome() {
-            let why = match outcome {
-                Outcome::Win(p) => format!("game over: {} has won", p.letter()),
-                Outcome::Draw => "game over: draw, the board is full".to_string(),
-            };
-            self.emit(Reply::InfoString(why));
-            self.emit(Reply::BestMove(None, self.options.notation()));
+        let position = &self.game.position;
+        let options = &self.game.options;
+        let notation = options.notation();
+        if let Some(outcome) = position.outcome() {
+            for reply in queue::game_over(outcome, notation) {
+                self.emit(reply);
+            }
             return;
         }
-        let limits = limits_for(&self.position, params);
-        let notation = self.options.notation();
+        let limits = limits_for(position, params);
         let mut search = Search {
-            position: self.position.clone(),
+            position: position.clone(),
             limits,
             settings: crate::search::Settings {
-                eval: self.options.eval,
-                random_tie_break: self.options.random_tie_break,
+                eval: options.eval,
+                random_tie_break: options.random_tie_break,
             },
             rng: StdRng::from_rng(&mut self.rng),
             start: arrived,
             published: None,
         };
         self.guard = Guard::arm(&mut search).map(|g| (g, notation));
+        self.owes_bestmove = true;
         self.asked = Some(arrived);
         self.start(Job::Search {
             search: Box::new(search),
             notation,
-            uci_scores: self.options.uci_scores(),
+            uci_scores: self.game.options.uci_scores(),
         });
     }
 
@@ -483,6 +432,7 @@ impl<W: Write> Session<W> {
     /// with what waited.
     fn finish(&mut self, replies: Vec<Reply>) {
         self.engine.wait();
+        self.owes_bestmove = false;
         let answered = self.guard.take().is_some_and(|(g, _)| g.answered());
         for reply in replies {
             if answered && matches!(reply, Reply::BestMove(..)) {
@@ -586,23 +536,6 @@ fn seeded(seed: u64) -> StdRng {
     } else {
         StdRng::seed_from_u64(seed)
     }
-}
-
-/// Commands that start a background job.
-fn starts_job(c: &Command) -> bool {
-    matches!(
-        c,
-        Command::Go(_) | Command::Perft(_) | Command::Bench | Command::Solve
-    )
-}
-
-/// Commands that change what a job works on, or start one: they wait while a job runs.
-fn needs_idle(c: &Command) -> bool {
-    starts_job(c)
-        || matches!(
-            c,
-            Command::NewGame(_) | Command::Position(_) | Command::SetOption { .. }
-        )
 }
 
 fn command_name(c: &Command) -> &'static str {

@@ -41,7 +41,6 @@ fn a_late_search_is_answered_by_the_session_once() {
     std::thread::sleep(at.saturating_duration_since(Instant::now()));
     s.deadline_passed();
     assert_eq!(s.deadline(), None, "answered");
-    let bestmoves = |lines: &[String]| lines.iter().filter(|l| l.starts_with("bestmove")).count();
     let early = out.lines();
     assert_eq!(bestmoves(&early), 1, "{early:?}");
     assert!(asked.elapsed() < Duration::from_millis(100));
@@ -70,21 +69,145 @@ fn a_search_on_time_is_not_answered_twice() {
     assert_eq!(s.deadline(), None);
 }
 
+/// How many `bestmove` lines `lines` holds.
+fn bestmoves(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("bestmove")).count()
+}
+
+/// Waits for the session's deadline, if it has one, and lets it act.
+fn at_deadline(s: &mut Session<SharedBuffer>) -> Instant {
+    let at = s.deadline().expect("a deadline");
+    std::thread::sleep(at.saturating_duration_since(Instant::now()));
+    s.deadline_passed();
+    at
+}
+
+/// Between a test's clock reading and the session's own, for a thread held back on a busy
+/// machine: well under the 50 ms and more a search that counted from its turn would add.
+const SLACK: Duration = Duration::from_millis(30);
+
+/// 15x15, o to move: x has four from h8 to h11, closed at h7, so o's only move is h12.
+const BLOCK_H12: &str = "position startpos moves h8 h7 h9 a1 h10 a2 h11";
+
 #[test]
 fn a_waiting_go_counts_its_time_from_its_arrival() {
-    let (mut s, _out, rx) = session();
+    let (mut s, out, rx) = session();
     send(&mut s, "newgame 15 15 5");
     send(&mut s, "perft 9");
     let asked = Instant::now();
     send(&mut s, "go movetime 100");
-    std::thread::sleep(Duration::from_millis(30));
+    // Its deadline is known while it waits, counted from its arrival (not from its turn,
+    // which comes only after the stop below).
+    let at = s
+        .deadline()
+        .expect("a waiting go with a time limit has a deadline");
+    assert!(at <= asked + guard_deadline(Duration::from_millis(50)) + SLACK);
     send(&mut s, "stop");
-    // The perft ends, the waiting `go` starts (and is stopped at once: `stop` came after it).
-    while s.deadline().is_none() && s.is_busy() {
-        let event = rx.recv_timeout(Duration::from_secs(10)).expect("events");
-        s.handle(event);
-    }
-    let at = s.deadline().expect("the go started with a deadline");
-    assert!(at <= asked + guard_deadline(Duration::from_millis(50)) + Duration::from_millis(5));
     drain(&mut s, &rx);
+    // However its turn came (before its deadline, or after it while the perft unwound),
+    // it answered once.
+    s.deadline_passed();
+    drain(&mut s, &rx);
+    assert_eq!(bestmoves(&out.lines()), 1, "{:?}", out.lines());
+}
+
+/// The job ahead is a search already answered by the session whose thread has not ended
+/// (its events wait unread); a `position` and a `go` wait behind it. The `go` is answered at
+/// its own deadline, for the position sent before it, and its turn then starts nothing.
+#[test]
+fn a_waiting_go_is_answered_by_its_own_deadline() {
+    let (mut s, out, rx) = session();
+    send(&mut s, "newgame 15 15 5");
+    send(&mut s, "position startpos moves h8 i9 h9");
+    send(&mut s, "go movetime 100");
+    send(&mut s, BLOCK_H12);
+    let asked = Instant::now();
+    send(&mut s, "go movetime 200");
+    // First the running search, at its guard deadline.
+    at_deadline(&mut s);
+    assert_eq!(bestmoves(&out.lines()), 1, "{:?}", out.lines());
+    // Then the waiting go, at its own.
+    let at = at_deadline(&mut s);
+    let hard = crate::search::time::movetime_deadline(200);
+    assert!(at <= asked + guard_deadline(hard) + SLACK);
+    let lines = out.lines();
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove h12"));
+    assert_eq!(bestmoves(&lines), 2, "{lines:?}");
+    assert_eq!(s.deadline(), None, "nothing more is owed");
+    // The first search ends; the position takes effect and the answered go starts nothing.
+    drain(&mut s, &rx);
+    assert!(!s.is_busy(), "no search was started");
+    assert_eq!(out.lines(), lines, "nothing more");
+    assert_eq!(s.position().moves().len(), 7);
+    // The session goes on as usual.
+    send(&mut s, "go depth 1");
+    drain(&mut s, &rx);
+    let lines = out.lines();
+    assert_eq!(bestmoves(&lines), 3, "{lines:?}");
+    assert!(lines.last().expect("a line").starts_with("bestmove "));
+}
+
+/// Behind a `perft`, which owes no `bestmove`, a waiting `go` is answered at its deadline;
+/// on a finished game with why. `stop` then ends the perft, and nothing answers twice.
+#[test]
+fn a_go_waiting_behind_perft_answers_at_its_deadline() {
+    let (mut s, out, rx) = session();
+    send(&mut s, "newgame 15 15 5");
+    send(&mut s, "perft 9");
+    send(&mut s, BLOCK_H12);
+    send(&mut s, "go movetime 20");
+    send(
+        &mut s,
+        "position startpos moves h8 a1 h9 a2 h10 a3 h11 a4 h12",
+    );
+    // Due before the go ahead of it: it waits for that one, then both answer, in order.
+    send(&mut s, "go wtime 30 btime 30");
+    at_deadline(&mut s);
+    assert_eq!(s.deadline(), None);
+    assert!(s.is_busy(), "the perft runs on");
+    assert_eq!(
+        out.lines(),
+        [
+            "bestmove h12",
+            "info string game over: x has won",
+            "bestmove (none)"
+        ]
+    );
+    send(&mut s, "stop");
+    drain(&mut s, &rx);
+    let lines = out.lines();
+    assert_eq!(bestmoves(&lines), 2, "{lines:?}");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("info string perft 9 stopped")
+    );
+}
+
+/// `bestmove`s go out in the order of their `go`s: a timed `go` behind `go infinite` waits
+/// for the `stop` that ends the search ahead of it.
+#[test]
+fn a_waiting_go_does_not_answer_before_the_search_ahead() {
+    let (mut s, out, rx) = session();
+    send(&mut s, "newgame 15 15 5");
+    send(&mut s, "go infinite");
+    send(&mut s, "go movetime 10");
+    assert_eq!(s.deadline(), None);
+    std::thread::sleep(Duration::from_millis(30));
+    s.deadline_passed();
+    assert_eq!(bestmoves(&out.lines()), 0);
+    send(&mut s, "stop");
+    // The infinite search answers; the waiting go, long due, answers right after it.
+    let give_up = Instant::now() + Duration::from_secs(10);
+    while bestmoves(&out.lines()) < 2 {
+        assert!(Instant::now() < give_up, "{:?}", out.lines());
+        match rx.recv_timeout(Duration::from_millis(1)) {
+            Ok(event) => s.handle(event),
+            Err(_) => {
+                s.deadline_passed();
+                Flow::Continue
+            }
+        };
+    }
+    drain(&mut s, &rx);
+    assert_eq!(bestmoves(&out.lines()), 2, "{:?}", out.lines());
 }
