@@ -8,6 +8,7 @@ use super::eval::evaluate;
 use super::movegen::{self, Kind, Marks};
 use super::pattern::{LineRule, Pattern, Threat};
 use super::tt::{Bound, Table};
+use super::vct::Refuted;
 use crate::eval::EVAL_LIMIT;
 use crate::rules::{Position, Square};
 use crate::search::alphabeta::{from_table, to_table};
@@ -27,9 +28,14 @@ const POLL_INTERVAL: u32 = 128;
 /// The fours search at the root: attacks in a row, nodes.
 const ROOT_VCF_DEPTH: u32 = 40;
 const ROOT_VCF_BUDGET: u64 = 100_000;
-/// The threats search at the root: attacks in a row, nodes.
-const ROOT_VCT_DEPTH: u32 = 8;
-const ROOT_VCT_BUDGET: u64 = 5_000;
+/// The threats search at the root: attacks in a row (raised one at a time), nodes.
+const ROOT_VCT_DEPTH: u32 = 12;
+const ROOT_VCT_BUDGET: u64 = 30_000;
+/// The opponent's threats at the root: attacks in a row, nodes for whether it threatens a
+/// win at all, and nodes for whether it still wins after one of our moves.
+pub(super) const DEFENCE_DEPTH: u32 = 10;
+pub(super) const DEFENCE_BUDGET: u64 = 20_000;
+pub(super) const DEFENCE_MOVE_BUDGET: u64 = 3_000;
 /// The fours search at the horizon.
 const LEAF_VCF_DEPTH: u32 = 10;
 const LEAF_VCF_BUDGET: u64 = 40;
@@ -67,6 +73,8 @@ pub struct Engine {
     pv: Vec<Vec<Cell>>,
     marks: Marks,
     pub(super) vct_marks: Marks,
+    /// Positions where the threats search found no win.
+    pub(super) refuted: Refuted,
     pub(super) nodes: u64,
     node_limit: u64,
     ticks: u32,
@@ -108,6 +116,7 @@ impl Engine {
             pv: (0..plies).map(|_| Vec::new()).collect(),
             marks: Marks::new(),
             vct_marks: Marks::new(),
+            refuted: Refuted::new(),
             nodes: 0,
             node_limit: u64::MAX,
             ticks: 0,
@@ -127,6 +136,7 @@ impl Engine {
     /// Forgets the table, killers and history.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.refuted.clear();
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
@@ -190,7 +200,7 @@ impl Engine {
                 return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
             }
             self.vcf_left = ROOT_VCT_BUDGET;
-            if let Some((plies, c)) = self.vct(&mut b, ROOT_VCT_DEPTH) {
+            if let Some((plies, c)) = self.vct_deepening(&mut b, ROOT_VCT_DEPTH) {
                 return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
             }
         }
@@ -219,6 +229,10 @@ impl Engine {
             })
             .collect();
         let root_complete = kind == Kind::Complete;
+        // Whether the opponent has a win by threats to answer, and what each of our moves
+        // checked against it left it.
+        let threatened = b.count(them, Threat::Five) == 0 && self.opponent_threatens(&mut b);
+        let mut checked: Vec<(Cell, Option<u32>)> = Vec::new();
 
         let empties = b.board_cells().len() - b.stones();
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(empties as u32).max(1);
@@ -267,9 +281,11 @@ impl Engine {
             }
             if self.aborted {
                 // The moves searched before the abort were searched against the previous
-                // best, which was searched first: a move that beat it is the better one.
+                // best, which was searched first: a move that beat it is the better one
+                // (under a threat, if it was found to hold).
                 if let Some(&first) = best_pv.first()
                     && Some(b.square_of(first)) != result.best
+                    && (!threatened || checked.contains(&(first, None)))
                 {
                     result.best = Some(b.square_of(first));
                     result.value = Value::from_score(best.clamp(-MATE, MATE), false, false);
@@ -277,9 +293,16 @@ impl Engine {
                 break;
             }
             roots.sort_by_key(|r| std::cmp::Reverse(r.score));
+            if threatened {
+                self.demote_refuted(&mut b, &mut roots, &mut checked);
+                best = roots[0].score;
+            }
             let tied: Vec<Cell> = roots
                 .iter()
                 .filter(|r| r.score == best && (r.exact || !settings.random_tie_break))
+                // Under a threat, only moves found to hold (the best is one, unless every
+                // move checked lost).
+                .filter(|r| !threatened || checked.contains(&(r.cell, None)))
                 .map(|r| r.cell)
                 .collect();
             let chosen = if settings.random_tie_break {
@@ -584,6 +607,59 @@ impl Engine {
         best
     }
 
+    /// Whether the opponent would win by threats if it were to move. Another stone of ours
+    /// never makes a win of the opponent's, so without one no move of ours can lose to
+    /// threats and none needs checking.
+    fn opponent_threatens(&mut self, b: &mut Board) -> bool {
+        b.pass();
+        self.vcf_left = DEFENCE_BUDGET;
+        let threatened = self.vct_deepening(b, DEFENCE_DEPTH).is_some();
+        b.pass();
+        threatened
+    }
+
+    /// Moves the best root moves after which the opponent wins by threats (a proof: the
+    /// move loses) behind the others, with the loss as their score, until the best is one
+    /// that holds (or every move loses); `checked` keeps what each move's check found (the
+    /// plies of the opponent's win, or `None`), so that a move is checked once a search.
+    fn demote_refuted(
+        &mut self,
+        b: &mut Board,
+        roots: &mut [RootMove],
+        checked: &mut Vec<(Cell, Option<u32>)>,
+    ) {
+        loop {
+            let top = roots[0];
+            if top.score <= -MATE_BOUND {
+                return;
+            }
+            let known = checked
+                .iter()
+                .find(|(c, _)| *c == top.cell)
+                .map(|&(_, r)| r);
+            let refuted = match known {
+                Some(r) => r,
+                None => {
+                    b.make(top.cell);
+                    self.vcf_left = DEFENCE_MOVE_BUDGET;
+                    let r = self.vct_deepening(b, DEFENCE_DEPTH).map(|(plies, _)| plies);
+                    b.unmake();
+                    if self.aborted {
+                        return;
+                    }
+                    checked.push((top.cell, r));
+                    r
+                }
+            };
+            let Some(plies) = refuted else {
+                return;
+            };
+            roots[0].score = -(MATE - (1 + plies as i32));
+            roots[0].exact = true;
+            roots.sort_by_key(|r| std::cmp::Reverse(r.score));
+        }
+    }
+
     /// Whether the opponent of the side to move would win by fours if it were to move.
     fn opponent_vcf(&mut self, b: &mut Board) -> bool {
         b.pass();
@@ -685,7 +761,7 @@ mod tests {
     fn the_same_seed_gives_the_same_search_node_for_node() {
         let pos = position("h8 i9 h9 h10 g8 g9 j9", false);
         let limits = Limits {
-            nodes: Some(30_000),
+            nodes: Some(100_000),
             ..Limits::default()
         };
         let (a, ia) = run(&pos, limits, 9);
@@ -697,7 +773,7 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(strip(&ia), strip(&ib));
-        assert!(a.nodes >= 30_000 && a.depth >= 2, "{a:?}");
+        assert!(a.nodes >= 100_000 && a.depth >= 2, "{a:?}");
     }
 
     #[test]

@@ -12,11 +12,72 @@ use super::search::Engine;
 /// Attacking moves one node may try.
 const MAX_ATTACKS: usize = 32;
 
+/// Entries of the table of positions without a win (a power of two).
+const TABLE_ENTRIES: usize = 1 << 18;
+
+/// Positions known to hold no win by threats within a number of attacks. What the search
+/// finds in a position depends on the position alone (its lists are taken in board order),
+/// so an entry stays true across searches and games: threat sequences reach the same
+/// position by many orders of the same attacks, and each is refuted once.
+pub(super) struct Refuted {
+    /// The key's high bits and the attacks searched in the low byte; 0 when empty.
+    entries: Vec<u64>,
+}
+
+impl Refuted {
+    /// An empty table.
+    pub(super) fn new() -> Refuted {
+        Refuted {
+            entries: vec![0; TABLE_ENTRIES],
+        }
+    }
+
+    /// Forgets every entry.
+    pub(super) fn clear(&mut self) {
+        self.entries.fill(0);
+    }
+
+    fn slot(key: u64) -> usize {
+        (key >> 40) as usize & (TABLE_ENTRIES - 1)
+    }
+
+    /// Whether the position of `key` is known to hold no win within `depth` attacks.
+    fn holds(&self, key: u64, depth: u32) -> bool {
+        let e = self.entries[Self::slot(key)];
+        e != 0 && e & !0xff == key & !0xff && (e & 0xff) as u32 >= depth
+    }
+
+    /// Records that the position of `key` holds no win within `depth` attacks.
+    fn store(&mut self, key: u64, depth: u32) {
+        self.entries[Self::slot(key)] = (key & !0xff) | u64::from(depth.clamp(1, 0xff));
+    }
+}
+
+/// The key of the attacker's position (the side to move is part of it: a pass changes it).
+fn key(b: &Board) -> u64 {
+    b.hash() ^ (b.side() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
 impl Engine {
     /// A forced win by threats for the side to move within `depth` attacks: the plies to
     /// the five at most, and the first move. Uses and lowers `self.vcf_left`.
+    #[cfg(test)]
     pub(super) fn vct(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
         self.attack(b, depth)
+    }
+
+    /// [`Self::vct`] with the attacks allowed raised one at a time: short wins are found
+    /// before long lines are followed, and each round's refutations stay in the table.
+    pub(super) fn vct_deepening(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
+        for d in 1..=depth {
+            if let Some(found) = self.attack(b, d) {
+                return Some(found);
+            }
+            if self.aborted || self.vcf_left == 0 {
+                break;
+            }
+        }
+        None
     }
 
     /// Attacker to move.
@@ -51,6 +112,10 @@ impl Engine {
         if depth == 0 {
             return None;
         }
+        let k = key(b);
+        if self.refuted.holds(k, depth) {
+            return None;
+        }
         let mut attacks = [(Threat::None, 0usize); MAX_ATTACKS];
         let mut n = 0;
         for &c in b.board_cells() {
@@ -71,6 +136,9 @@ impl Engine {
                 return None;
             }
         }
+        // Every attack was followed to its end (the budget never ran out: it would be 0
+        // now), so this is a refutation.
+        self.refuted.store(k, depth);
         None
     }
 
@@ -261,5 +329,158 @@ mod tests {
             }
         }
         assert!(confirmed >= 5, "only {confirmed} short wins found");
+    }
+
+    /// Random positions (no five, no four to make for either side) around the centre of a
+    /// 15x15 board, `count` of them.
+    fn quiet_positions(seed: u64, count: usize, exact: bool) -> Vec<Position> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
+        let tables = Tables::new(g);
+        let mut found = Vec::new();
+        while found.len() < count {
+            let mut squares: Vec<Square> = (0..g.cells())
+                .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
+                .collect();
+            squares.shuffle(&mut rng);
+            let n = rng.random_range(8..18);
+            let Ok(pos) = Position::from_moves(tables.clone(), &squares[..n]) else {
+                continue;
+            };
+            if pos.outcome().is_none()
+                && pos.threats(pos.side_to_move()).is_empty()
+                && pos.threats(pos.side_to_move().other()).is_empty()
+            {
+                found.push(pos);
+            }
+        }
+        found
+    }
+
+    fn line_rule(exact: bool) -> LineRule {
+        if exact {
+            LineRule::Exact
+        } else {
+            LineRule::Freestyle
+        }
+    }
+
+    /// A table filled by other positions' searches changes no answer: the same positions
+    /// searched by an engine with an empty table, with the budget never running out, find
+    /// a win exactly where the engine with the full table does.
+    #[test]
+    fn the_refutation_table_changes_no_answer() {
+        for exact in [false, true] {
+            let mut warm = Engine::new(1);
+            let mut wins = 0;
+            let positions = quiet_positions(5, 60, exact);
+            for round in 0..2 {
+                for pos in &positions {
+                    let mut b = Board::new(pos, line_rule(exact));
+                    warm.vcf_left = 1_000_000;
+                    let with_table = warm.vct_deepening(&mut b, 2).map(|(plies, _)| plies);
+                    assert!(warm.vcf_left > 0 && !warm.aborted);
+                    let mut cold = Engine::new(1);
+                    cold.vcf_left = 1_000_000;
+                    let without = cold.vct_deepening(&mut b, 2).map(|(plies, _)| plies);
+                    assert!(cold.vcf_left > 0 && !cold.aborted);
+                    assert_eq!(
+                        with_table.is_some(),
+                        without.is_some(),
+                        "round {round}: {}",
+                        pos.diagram()
+                    );
+                    wins += usize::from(round == 0 && without.is_some());
+                }
+            }
+            assert!(wins >= 10, "only {wins} wins among the positions");
+        }
+    }
+
+    /// Where the opponent threatens a short win by threats (two attacks) and some move
+    /// stops every such win, the search plays one of those moves (checked exhaustively to
+    /// two attacks by a fresh engine; the search itself looks further).
+    #[test]
+    fn the_search_answers_a_threatened_win_by_threats() {
+        use crate::search::{Control, Limits, Settings, Value};
+        const LOST: i32 = -crate::eval::EVAL_LIMIT;
+        use crate::search::gomoku::search::DEFENCE_MOVE_BUDGET;
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        use std::time::Instant;
+        // Whether the side to move wins within two attacks (exhaustively), and the nodes
+        // it took to find out.
+        let wins_after = |pos: &Position, exact: bool| {
+            let mut b = Board::new(pos, line_rule(exact));
+            let mut e = Engine::new(1);
+            e.vcf_left = 1_000_000;
+            let won = e.vct_deepening(&mut b, 2).is_some();
+            assert!(e.vcf_left > 0, "the check ran out of budget");
+            (won, 1_000_000 - e.vcf_left)
+        };
+        let mut answered = 0;
+        for exact in [false, true] {
+            for pos in quiet_positions(23, 40, exact) {
+                let mut passed = Board::new(&pos, line_rule(exact));
+                passed.pass();
+                let mut e = Engine::new(1);
+                e.vcf_left = 1_000_000;
+                if e.vct_deepening(&mut passed, 2).is_none() {
+                    continue;
+                }
+                let mut after = pos.clone();
+                let holds = |sq: Square, after: &mut Position| {
+                    after.make(sq);
+                    let (lost, nodes) = wins_after(after, exact);
+                    after.unmake();
+                    (!lost, nodes)
+                };
+                let mut engine = Engine::new(1);
+                let control = Control {
+                    stop: Arc::new(AtomicBool::new(false)),
+                    start: Instant::now(),
+                };
+                // Whole iterations: a search cut short may play a move not yet checked.
+                let limits = Limits {
+                    depth: Some(2),
+                    ..Limits::default()
+                };
+                let r = engine.search(
+                    &pos,
+                    &limits,
+                    Settings::default(),
+                    &control,
+                    &mut StdRng::seed_from_u64(1),
+                    &mut |_| {},
+                );
+                if let Value::Loss(_) | Value::Heuristic(i32::MIN..=LOST) = r.value {
+                    // The search found that every move loses (further than the checks
+                    // below see): nothing to answer.
+                    continue;
+                }
+                let best = r.best.expect("a move");
+                let (held, nodes) = holds(best, &mut after);
+                if !held && nodes > DEFENCE_MOVE_BUDGET {
+                    // A win the search's check had no budget to find.
+                    continue;
+                }
+                // Only a position with a move that holds can be lost by a wrong choice.
+                let defences = || {
+                    pos.empty()
+                        .iter()
+                        .filter(|&sq| holds(sq, &mut after.clone()).0)
+                        .count()
+                };
+                assert!(
+                    held || defences() == 0,
+                    "{} played {} (of {} moves that hold)",
+                    pos.diagram(),
+                    pos.geometry().name(best),
+                    defences()
+                );
+                answered += 1;
+            }
+        }
+        assert!(answered >= 10, "only {answered} threatened positions");
     }
 }
