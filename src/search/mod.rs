@@ -48,9 +48,9 @@ const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 const INF: i32 = MATE + 1;
 
 /// Boards of fewer cells are solved by alpha-beta, whose search with the stones-left count
-/// is faster there than df-pn (measured on (5,5,4) and (5,4,4)), except for their draws,
-/// which the proof module's exhaustive search proves faster still; larger boards by the
-/// proof search.
+/// is faster there than df-pn (measured on (5,5,4) and (5,4,4)); larger boards by the proof
+/// search. (`solve` proves the smaller boards' draws with the proof module's exhaustive
+/// search, faster still; `go` keeps alpha-beta there, whose iterations it reports.)
 const PROOF_MIN_CELLS: usize = 29;
 
 /// Whether `go` with no limit and `solve` prove `pos` with the proof search ([`proof`])
@@ -351,25 +351,6 @@ impl Searcher {
             }
             let best = self.pick(&moves, settings, rng);
             return self.settled(best, Value::Loss(1), 2, start, report);
-        }
-        if *limits == Limits::default() && !uses_proof_search(&pos) {
-            // The small boards' draws are proven faster by the exhaustive search than by
-            // alpha-beta; their wins are left to alpha-beta, whose distances are exact.
-            let budget = proof::Budget {
-                hash_mb: self.hash_mb,
-                stop: Arc::clone(&control.stop),
-                start,
-                deadline: None,
-                always_pass: false,
-            };
-            let draw = proof::prove_exhaustive(&pos, &budget, false, false);
-            if let Some(proof::Proof {
-                best: Some(best), ..
-            }) = draw.proof
-            {
-                self.nodes = draw.nodes;
-                return self.settled(best, Value::Draw, empties_of(&pos), start, report);
-            }
         }
         if *limits == Limits::default() && uses_proof_search(&pos) {
             // With no limit the value is what is asked for: prove it. The alpha-beta table
