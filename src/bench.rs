@@ -207,6 +207,28 @@ pub fn solve_board(
             elapsed: start.elapsed(),
         });
     }
+    // A draw is proven fastest by the exhaustive search; a win is left to alpha-beta, whose
+    // distances are exact.
+    let start = Instant::now();
+    let budget = proof::Budget {
+        hash_mb,
+        stop: Arc::clone(stop),
+        start,
+        deadline: start.checked_add(time_limit),
+        always_pass: false,
+    };
+    let draw = proof::prove_exhaustive(&pos, &budget, true, false);
+    if let Some(found) = draw.proof {
+        return Some(SolveLine {
+            geometry,
+            game,
+            value: found.value,
+            best: found.best,
+            method: Method::Proof,
+            nodes: found.nodes,
+            elapsed: start.elapsed(),
+        });
+    }
     // Alpha-beta keeps every position it proves: the table that holds the most does best.
     let mut searcher = Searcher::new(if geometry.cells() <= 16 { 1 } else { 256 }).ok()?;
     let limits = Limits {

@@ -47,13 +47,14 @@ pub const MAX_PLY: usize = crate::rules::MAX_CELLS + 1;
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 const INF: i32 = MATE + 1;
 
-/// Boards of at most this many cells are solved by alpha-beta, whose exhaustive search with
-/// the stones-left count is faster there than the proof search (measured on (5,5,4) and
-/// (5,4,4)); larger ones by the proof search.
+/// Boards of fewer cells are solved by alpha-beta, whose search with the stones-left count
+/// is faster there than df-pn (measured on (5,5,4) and (5,4,4)); larger boards by the proof
+/// search. (`solve` proves the smaller boards' draws with the proof module's exhaustive
+/// search, faster still; `go` keeps alpha-beta there, whose iterations it reports.)
 const PROOF_MIN_CELLS: usize = 29;
 
 /// Whether `go` with no limit and `solve` prove `pos` with the proof search ([`proof`])
-/// rather than with alpha-beta: freestyle boards of 26 to 64 cells.
+/// rather than with alpha-beta: freestyle boards of 29 to 64 cells.
 pub fn uses_proof_search(pos: &Position) -> bool {
     proof::applies(pos) && pos.geometry().cells() >= PROOF_MIN_CELLS
 }

@@ -13,6 +13,17 @@ pub const MAX_CELLS: usize = 64;
 /// Mixed into the key by the side to move (never 0: the table marks empty slots with key 0).
 const TO_MOVE: [u64; 2] = [0x2545_f491_4f6c_dd1d, 0x9e37_79b9_7f4a_7c15];
 
+/// How the searches order moves: a window with `n` stones of a side counts `2^(shift * n)`
+/// for that side; a block (a stone in a window the opponent has stones in) counts `block`
+/// times as much for the defender as for the attacker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Order {
+    /// The weight of each stone already in a window, as a power of two.
+    pub shift: u32,
+    /// The defender's weight for its blocks.
+    pub block: u32,
+}
+
 /// A board of at most [`MAX_CELLS`] cells under freestyle rules.
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -210,6 +221,73 @@ impl Board {
     /// `set` mapped through the inverse of symmetry `s`.
     pub fn unmap(&self, set: u64, s: usize) -> u64 {
         map_with(&self.inverses[s], set)
+    }
+
+    /// How much a stone of `p` on `sq` does when `attacker` tries to win, as `order` weighs
+    /// it: windows it extends for `p` and windows it takes from the opponent, more for
+    /// fuller windows.
+    pub fn move_score(&self, sq: usize, p: usize, attacker: usize, order: Order) -> u32 {
+        let mut s = 0;
+        for &l in &self.cell_lines[sq] {
+            let c = self.counts[l as usize];
+            if c[1 - p] == 0 {
+                s += 1 << (order.shift * c[p] as u32).min(24);
+            }
+            if c[p] == 0 {
+                let w = if p == attacker { 1 } else { order.block };
+                s += w << (order.shift * c[1 - p] as u32).min(24);
+            }
+        }
+        s
+    }
+
+    /// A win for `a` (to move) by continuous fours within `depth` moves and `budget` tried
+    /// moves: every attacking move threatens to win at once, so the opponent's only answer
+    /// is to block (the search gives up where the opponent has a threat of its own).
+    /// Returns `a`'s moves to the win and the first of them (the winning cell itself for a
+    /// win at once).
+    pub fn vcf(&mut self, a: usize, depth: u32, budget: &mut u32) -> Option<(u16, usize)> {
+        let d = 1 - a;
+        let k = self.k;
+        let wins = self.threats(a);
+        if wins != 0 {
+            return Some((1, wins.trailing_zeros() as usize));
+        }
+        if depth == 0 || k < 3 || self.threats(d) != 0 {
+            return None;
+        }
+        let empty = self.empty();
+        let mut fours = 0u64;
+        for (l, c) in self.counts.iter().enumerate() {
+            if c[d] == 0 && c[a] as usize + 2 == k {
+                fours |= self.lines[l] & empty;
+            }
+        }
+        for sq in cells_of(fours) {
+            if *budget == 0 {
+                return None;
+            }
+            *budget -= 1;
+            self.make(sq);
+            let t = self.threats(a);
+            let found = match t.count_ones() {
+                0 => None,
+                1 => {
+                    self.make(t.trailing_zeros() as usize);
+                    let deeper = self.vcf(a, depth - 1, budget).map(|(n, _)| n + 1);
+                    self.unmake();
+                    deeper
+                }
+                // Two threats and the opponent has none (it had none, and our stone made
+                // none): one block cannot stop both.
+                _ => Some(2),
+            };
+            self.unmake();
+            if let Some(n) = found {
+                return Some((n, sq));
+            }
+        }
+        None
     }
 
     /// Moves made since the board was built (null moves included).

@@ -18,9 +18,9 @@
 //! - a defender node disproven by its move b: b and the zone after b;
 //! - an attacker node: the null move's zone, and each move searched with its own zone.
 
-use super::board::{Board, cells_of};
+use super::board::{Board, Order, cells_of};
 use super::pairs::Pairer;
-use super::table::{Entry, INF, STAGE_ALL, STAGE_NULL, STAGE_ZONE, Table};
+use super::table::{Entry, INF, STAGE_ALL, STAGE_NEW, STAGE_NULL, STAGE_ZONE, Table};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -35,6 +35,10 @@ const NULL_ROOM: usize = 4;
 
 /// The weight of each missing empty cell in a new attacker node's disproof number.
 const EXCESS_WEIGHT: u32 = 32;
+
+/// Move ordering. The defender's blocks count twice: its replies are what a disproof is
+/// made of (measured: a third fewer nodes for (6,6,5)).
+const ORDER: Order = Order { shift: 3, block: 2 };
 
 /// The null move among a node's children.
 const NULL: u8 = u8::MAX;
@@ -265,65 +269,18 @@ impl Dfpn {
             .map(|_| Settled::disproven(self.board.empty()))
     }
 
-    /// A win for the attacker (to move) by continuous fours within `depth` moves and
-    /// `budget` tried moves: every attacking move threatens to win at once, so the defender's
-    /// only answer is to block (the search gives up where the defender has a threat of its
-    /// own). Returns the attacker's moves to the win.
+    /// A win for the attacker (to move) by continuous fours (see [`Board::vcf`]).
     fn vcf(&mut self, depth: u32, budget: &mut u32) -> Option<u16> {
-        self.vcf_line(depth, budget).map(|(n, _)| n)
+        self.board.vcf(self.attacker, depth, budget).map(|(n, _)| n)
     }
 
     /// The first move of a win by continuous fours for the attacker (to move), if the fours
     /// search of [`Dfpn::settle`] finds one.
     pub fn vcf_move(&mut self) -> Option<usize> {
         let mut budget = VCF_BUDGET;
-        self.vcf_line(VCF_DEPTH, &mut budget).map(|(_, sq)| sq)
-    }
-
-    /// [`Dfpn::vcf`] with the first move (the winning cell itself for a win at once).
-    fn vcf_line(&mut self, depth: u32, budget: &mut u32) -> Option<(u16, usize)> {
-        let a = self.attacker;
-        let d = 1 - a;
-        let k = self.board.k;
-        let wins = self.board.threats(a);
-        if wins != 0 {
-            return Some((1, wins.trailing_zeros() as usize));
-        }
-        if depth == 0 || k < 3 || self.board.threats(d) != 0 {
-            return None;
-        }
-        let empty = self.board.empty();
-        let mut fours = 0u64;
-        for (l, c) in self.board.counts.iter().enumerate() {
-            if c[d] == 0 && c[a] as usize + 2 == k {
-                fours |= self.board.lines[l] & empty;
-            }
-        }
-        for sq in cells_of(fours) {
-            if *budget == 0 {
-                return None;
-            }
-            *budget -= 1;
-            self.board.make(sq);
-            let t = self.board.threats(a);
-            let found = match t.count_ones() {
-                0 => None,
-                1 => {
-                    self.board.make(t.trailing_zeros() as usize);
-                    let deeper = self.vcf(depth - 1, budget).map(|n| n + 1);
-                    self.board.unmake();
-                    deeper
-                }
-                // Two threats and the defender has none (it had none, and our stone made
-                // none): one block cannot stop both.
-                _ => Some(2),
-            };
-            self.board.unmake();
-            if let Some(n) = found {
-                return Some((n, sq));
-            }
-        }
-        None
+        self.board
+            .vcf(self.attacker, VCF_DEPTH, &mut budget)
+            .map(|(_, sq)| sq)
     }
 
     /// One empty cell (not in `taken`) of each window open for the attacker that `taken`
@@ -376,26 +333,6 @@ impl Dfpn {
         false
     }
 
-    /// How much a stone of `p` on `sq` does: windows it extends for `p` and windows it takes
-    /// from the opponent, more for fuller windows.
-    fn move_score(&self, sq: usize, p: usize) -> u32 {
-        let b = &self.board;
-        let mut s = 0;
-        for &l in &b.cell_lines[sq] {
-            let c = b.counts[l as usize];
-            if c[1 - p] == 0 {
-                s += 1 << (3 * c[p] as u32).min(24);
-            }
-            if c[p] == 0 {
-                // The defender's blocks count twice: its replies are what a disproof is
-                // made of (measured: a third fewer nodes for (6,6,5)).
-                let w = if p == self.attacker { 1 } else { 2 };
-                s += w << (3 * c[1 - p] as u32).min(24);
-            }
-        }
-        s
-    }
-
     /// Fills `kids` with the node's children: the null move alone, the moves in `zone`, or
     /// all moves (`zone` all ones); the defender only blocks when the attacker threatens.
     fn generate(&mut self, kids: &mut Vec<Kid>, null: bool, zone: u64) {
@@ -425,7 +362,7 @@ impl Dfpn {
             }
         }
         let mut scored: Vec<(u32, usize)> = cells_of(moves)
-            .map(|sq| (self.move_score(sq, side), sq))
+            .map(|sq| (self.board.move_score(sq, side, a, ORDER), sq))
             .collect();
         scored.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
         let symmetric = self.board.symmetric();
@@ -448,14 +385,18 @@ impl Dfpn {
                 (1, 1)
             };
             let (pn, dn) = match self.table.probe(key) {
+                // Not searched on its own: its numbers do not count.
+                _ if dup => (1, 1),
                 Some(e) => (e.pn, e.dn),
                 // The defender's replies are settled where they stand: one that leaves a
                 // pairing ends the search here without a visit.
                 None if side != a => {
                     self.board.make(sq);
                     let settled = self.settle(VCF_BUDGET);
-                    if let Some(st) = &settled {
-                        self.table.store(Entry {
+                    // An unsettled reply is stored too, so that the parent's next visit
+                    // (df-pn comes back to a node many times) does not settle it again.
+                    self.table.store(match &settled {
+                        Some(st) => Entry {
                             key,
                             pn: st.pn,
                             dn: st.dn,
@@ -463,8 +404,16 @@ impl Dfpn {
                             work: 1,
                             dist: st.dist,
                             stage: STAGE_ALL,
-                        });
-                    }
+                        },
+                        None => Entry {
+                            key,
+                            pn: init.0,
+                            dn: init.1,
+                            work: 0,
+                            stage: STAGE_NEW,
+                            ..Entry::default()
+                        },
+                    });
                     self.board.unmake();
                     settled.map_or(init, |st| (st.pn, st.dn))
                 }
@@ -516,7 +465,16 @@ impl Dfpn {
         }
         let nodes_before = self.nodes;
         let (key, sym) = self.board.canonical();
-        if let Some(s) = self.settle(VCF_BUDGET) {
+        let stored = self.table.probe(key);
+        if let Some(e) = stored
+            && (e.pn == 0 || e.dn == 0)
+        {
+            return (e.pn, e.dn);
+        }
+        // A stored node was found unsettled already.
+        if stored.is_none()
+            && let Some(s) = self.settle(VCF_BUDGET)
+        {
             self.table.store(Entry {
                 key,
                 pn: s.pn,
@@ -529,9 +487,8 @@ impl Dfpn {
             return (s.pn, s.dn);
         }
         let attacker_node = self.board.side == self.attacker;
-        let stored = self.table.probe(key);
         let mut stage = match stored {
-            Some(e) if attacker_node => e.stage,
+            Some(e) if attacker_node && e.stage != STAGE_NEW => e.stage,
             _ if attacker_node && self.null_worth_trying() => STAGE_NULL,
             _ => STAGE_ALL,
         };

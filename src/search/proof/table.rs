@@ -13,6 +13,9 @@ pub const STAGE_NULL: u8 = 0;
 pub const STAGE_ZONE: u8 = 1;
 /// See [`STAGE_NULL`].
 pub const STAGE_ALL: u8 = 2;
+/// A node generated as a child, found not settled by the rules or a pairing, and not yet
+/// searched: its numbers are the first estimate, its stage still to be chosen.
+pub const STAGE_NEW: u8 = 3;
 
 /// One stored node.
 #[derive(Clone, Copy, Debug, Default)]
