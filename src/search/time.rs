@@ -61,34 +61,80 @@ pub struct Clock {
 /// side to move can have in this game at most.
 ///
 /// The soft deadline is where no new iteration is started; the hard one aborts the search.
+///
+/// After Stockfish's time manager, every move is charged its way out: besides the
+/// [`MOVE_OVERHEAD_MS`] kept back once (for a stall of the whole process), each move to plan
+/// for costs [`ROUND_TRIP_MS`] as the referee measures it, whatever the engine thinks. So the
+/// increment counts only net of that cost, and when it does not cover it the clock pays the
+/// difference: the engine then lives on its remaining time, shrinking slowly, and not on an
+/// increment that the round trips use up. [`MIN_THINK_MS`] of thought is kept for every
+/// move the game can still last, so that a long game cannot drain the clock by the
+/// minimum alone.
 pub fn budget(clock: Clock, own_moves_left: u32) -> Deadlines {
     // Any i64 a GUI can send is taken: negative values count as zero, and the arithmetic
     // saturates (in u64), so that a huge increment gives the same budget as merely a large
-    // one instead of wrapping to a tiny or negative deadline.
+    // one instead of wrapping to a tiny or negative deadline. Every term below is
+    // non-decreasing in the clock and the increment, so the budget is too.
     let remaining = u64::try_from(clock.remaining_ms).unwrap_or(0);
     let inc = u64::try_from(clock.increment_ms).unwrap_or(0);
+    let moves_left = u64::from(own_moves_left.max(1));
     // Plan for the moves the game can still last, but no more than 30: most games are decided
     // (or dead) well before the board fills.
-    let horizon = u64::from(
-        clock
-            .moves_to_go
-            .unwrap_or(30)
-            .min(own_moves_left.max(1))
-            .max(1),
-    );
-    // [`MOVE_OVERHEAD_MS`] is kept for the reply's way out, as under every other limit.
+    let horizon = u64::from(clock.moves_to_go.unwrap_or(30).max(1)).min(moves_left);
     let usable = remaining.saturating_sub(MOVE_OVERHEAD_MS);
-    let soft = (usable / horizon)
-        .saturating_add(inc / 4 * 3 + inc % 4 * 3 / 4)
-        .min(usable / 2);
-    // Three quarters of `usable`, computed so that it cannot overflow.
+    // What the increment leaves after each move's round trip, and what the clock must add
+    // when the increment falls short: the round trips of the next [`TRIPS_KEPT`] moves (or
+    // of all the moves planned for, if more), and the least thought of every move still
+    // possible.
+    let net_inc = inc.saturating_sub(ROUND_TRIP_MS);
+    let trips = moves_left.min(TRIPS_KEPT).max(horizon);
+    let trip_deficit = ROUND_TRIP_MS.saturating_sub(inc).saturating_mul(trips);
+    let think_deficit = MIN_THINK_MS
+        .saturating_sub(net_inc)
+        .saturating_mul(moves_left);
+    let pool = usable
+        .saturating_sub(trip_deficit)
+        .saturating_sub(think_deficit);
+    // The clock's share of this move.
+    let share = pool / horizon;
+    // Three quarters of the net increment (a little comes back every move, so that a clock
+    // run low climbs again), computed so that it cannot overflow.
+    let soft = share
+        .saturating_add(net_inc / 4 * 3 + net_inc % 4 * 3 / 4)
+        .min(usable / 2)
+        .max(MIN_THINK_MS);
+    // The hard deadline stretches only the clock's share (thrice, as before), not the
+    // increment's: a move that runs to its hard deadline then costs about three shares of
+    // the clock, whatever the increment, and the clock settles where a quarter of the net
+    // increment pays for that.
     let three_quarters = usable / 4 * 3 + usable % 4 * 3 / 4;
-    let hard = soft.saturating_mul(3).min(three_quarters).max(soft);
+    let hard = soft
+        .saturating_add(share.saturating_mul(2))
+        .min(three_quarters)
+        .max(soft);
     Deadlines {
-        soft: Duration::from_millis(soft.max(1)),
-        hard: Duration::from_millis(hard.max(1)),
+        soft: Duration::from_millis(soft),
+        hard: Duration::from_millis(hard),
     }
 }
+
+/// The cost charged for a move's round trip as a referee measures it (cutechess-cli's clock
+/// runs from sending `go` to reading `bestmove`), beyond the engine's thought: a move that
+/// thought 1 ms cost about 10 ms as cutechess measured it on the loaded 2-core development
+/// machine (Stockfish's default `Move Overhead` is 10 ms too); 5 ms more, so that the usual
+/// spread of that cost is paid from the budget and not from [`MOVE_OVERHEAD_MS`], which is
+/// there for a stall of the whole process.
+pub const ROUND_TRIP_MS: u64 = 15;
+
+/// How many moves' round trips [`budget`] keeps on the clock when the increment does not pay
+/// for them (Stockfish plans for at most 50 moves to go): as many as a game is likely to
+/// last, not as many as the board allows, which at a clock without increment would leave
+/// nothing to think with.
+pub const TRIPS_KEPT: u64 = 50;
+
+/// The least thought [`budget`] gives a move, and keeps on the clock for every move the game
+/// can still last.
+pub const MIN_THINK_MS: u64 = 1;
 
 /// The fixed part of the time kept back from every limit (`movetime`, the clock, Gomocup's
 /// `timeout_turn`) for the reply's way out: the search noticing its deadline, the thread that
@@ -250,7 +296,7 @@ mod tests {
         let huge = budget(clock(1000, 4_611_686_018_427_387_904), 100);
         assert_eq!(huge, budget(clock(1000, 100_000), 100));
         assert_eq!(huge, budget(clock(1000, i64::MAX), 100));
-        assert_eq!(huge.hard, Duration::from_millis(723));
+        assert_eq!(huge.hard, Duration::from_millis(546));
         // Negative values count as zero.
         assert_eq!(
             budget(clock(i64::MIN, i64::MIN), 10),
@@ -287,6 +333,58 @@ mod tests {
                     by_inc
                         .windows(2)
                         .all(|w| w[0].soft <= w[1].soft && w[0].hard <= w[1].hard)
+                );
+            }
+        }
+    }
+
+    /// A game of `moves` moves at `start_ms` + `inc_ms` in which every move runs to its hard
+    /// deadline and its round trip costs 10 ms more (as measured under cutechess), with
+    /// `moves_left(i)` the moves the side could still make at its `i`-th: the clock left
+    /// after each move, as a referee sees it (before the increment comes back).
+    fn clocks(start_ms: i64, inc_ms: i64, moves: u32, moves_left: impl Fn(u32) -> u32) -> Vec<i64> {
+        let mut remaining = start_ms;
+        (0..moves)
+            .map(|i| {
+                let hard = budget(clock(remaining, inc_ms), moves_left(i)).hard;
+                remaining -= hard.as_millis() as i64 + 10;
+                let after = remaining;
+                remaining += inc_ms;
+                after
+            })
+            .collect()
+    }
+
+    fn lowest(clocks: &[i64]) -> i64 {
+        clocks.iter().copied().min().unwrap_or(i64::MAX)
+    }
+
+    #[test]
+    fn long_games_never_drain_the_clock() {
+        // An increment that pays for the round trip: the clock settles above a floor in a
+        // game of 300 moves with the board's end far away. With the board's end in sight (a
+        // board of 300 moves, or 15x15's 113) the plan shrinks to the moves left, so the
+        // clock is spent down as the board fills: above 50 ms until the last 10 moves, above
+        // 25 ms (the reserve, less a round trip) to the end.
+        for (start, inc, floor) in [(1_000, 10, 300), (10_000, 100, 200), (60_000, 600, 900)] {
+            let far = clocks(start, inc, 300, |_| 300);
+            assert!(lowest(&far) >= floor, "{start}+{inc}: {}", lowest(&far));
+            for moves in [300, 113] {
+                let near = clocks(start, inc, moves, |i| moves - i);
+                let (before, last) = near.split_at(moves as usize - 10);
+                assert!(lowest(before) >= 50, "{start}+{inc}: {}", lowest(before));
+                assert!(lowest(last) >= 25, "{start}+{inc}: {}", lowest(last));
+            }
+        }
+        // No increment, or one short of a round trip: a game of up to 50 moves (the round
+        // trips kept) never runs out.
+        for (start, inc) in [(1_000, 0), (1_000, 5), (10_000, 0), (100, 10)] {
+            for moves in [1, 10, 30, 50] {
+                let all = clocks(start, inc, moves, |i| moves - i);
+                assert!(
+                    lowest(&all) >= 25,
+                    "{start}+{inc}, {moves} moves: {}",
+                    lowest(&all)
                 );
             }
         }
