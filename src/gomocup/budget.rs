@@ -94,8 +94,9 @@ impl TimeControl {
     /// - `timeout_turn` T > 0: [`turn`]`(T)`: a hard deadline a margin before T, and no new
     ///   iteration after half of it.
     /// - `timeout_turn` 0: a one-ply search.
-    /// - A game limit: [`budget`] of the remaining time (a thirtieth of it, or less as the
-    ///   board fills, with at most three quarters of it as the hard deadline).
+    /// - A game limit: [`budget`] of the remaining time, less what it keeps for the moves'
+    ///   round trips (a thirtieth of the rest, or less as the board fills, with at most
+    ///   three quarters of the clock as the hard deadline).
     ///
     /// The tighter of the turn and the game limit wins, deadline by deadline.
     pub fn limits(&self, own_moves_left: u32) -> Limits {
