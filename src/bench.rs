@@ -178,15 +178,25 @@ pub fn solve_board(
         .find(|g| g.geometry == geometry)
         .cloned();
     let hash_mb = solve_hash_mb(geometry);
+    let start = Instant::now();
+    let budget = proof::Budget {
+        hash_mb,
+        stop: Arc::clone(stop),
+        start,
+        deadline: start.checked_add(time_limit),
+        always_pass: false,
+    };
+    // A proof found by either proof search, as a line.
+    let proven = |found: proof::Proof| SolveLine {
+        geometry,
+        game: game.clone(),
+        value: found.value,
+        best: found.best,
+        method: Method::Proof,
+        nodes: found.nodes,
+        elapsed: start.elapsed(),
+    };
     if crate::search::uses_proof_search(&pos) {
-        let start = Instant::now();
-        let budget = proof::Budget {
-            hash_mb,
-            stop: Arc::clone(stop),
-            start,
-            deadline: start.checked_add(time_limit),
-            always_pass: false,
-        };
         let mut each = |p: &proof::Progress| {
             progress(&SolveProgress {
                 geometry,
@@ -196,38 +206,12 @@ pub fn solve_board(
             })
         };
         // The value only: from the empty board the second player cannot win.
-        let found = proof::prove(&pos, &budget, true, &mut each)?;
-        return Some(SolveLine {
-            geometry,
-            game,
-            value: found.value,
-            best: found.best,
-            method: Method::Proof,
-            nodes: found.nodes,
-            elapsed: start.elapsed(),
-        });
+        return proof::prove(&pos, &budget, true, &mut each).map(proven);
     }
     // A draw is proven fastest by the exhaustive search; a win is left to alpha-beta, whose
     // distances are exact.
-    let start = Instant::now();
-    let budget = proof::Budget {
-        hash_mb,
-        stop: Arc::clone(stop),
-        start,
-        deadline: start.checked_add(time_limit),
-        always_pass: false,
-    };
-    let draw = proof::prove_exhaustive(&pos, &budget, true, false);
-    if let Some(found) = draw.proof {
-        return Some(SolveLine {
-            geometry,
-            game,
-            value: found.value,
-            best: found.best,
-            method: Method::Proof,
-            nodes: found.nodes,
-            elapsed: start.elapsed(),
-        });
+    if let Some(found) = proof::prove_exhaustive(&pos, &budget, true, false).proof {
+        return Some(proven(found));
     }
     // Alpha-beta keeps every position it proves: the table that holds the most does best.
     let mut searcher = Searcher::new(if geometry.cells() <= 16 { 1 } else { 256 }).ok()?;

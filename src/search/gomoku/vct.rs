@@ -59,15 +59,10 @@ fn key(b: &Board) -> u64 {
 }
 
 impl Engine {
-    /// A forced win by threats for the side to move within `depth` attacks: the plies to
-    /// the five at most, and the first move. Uses and lowers `self.vcf_left`.
-    #[cfg(test)]
-    pub(super) fn vct(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
-        self.attack(b, depth)
-    }
-
-    /// [`Self::vct`] with the attacks allowed raised one at a time: short wins are found
-    /// before long lines are followed, and each round's refutations stay in the table.
+    /// A forced win by threats for the side to move within `depth` attacks, the attacks
+    /// allowed raised one at a time (short wins are found before long lines are followed,
+    /// and each round's refutations stay in the table): the plies to the five at most, and
+    /// the first move. Uses and lowers `self.vcf_left`.
     pub(super) fn vct_deepening(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
         for d in 1..=depth {
             if let Some(found) = self.attack(b, d) {
@@ -312,7 +307,7 @@ mod tests {
                 }
                 engine.vcf_left = 20_000;
                 engine.aborted = false;
-                let Some((plies, first)) = engine.vct(&mut b, 2) else {
+                let Some((plies, first)) = engine.attack(&mut b, 2) else {
                     continue;
                 };
                 if plies > 5 {

@@ -37,13 +37,18 @@ impl Pairer {
         if !self.solve(board, p) {
             return None;
         }
+        Some(self.found_pairs(board))
+    }
+
+    /// The pairs of the pairing just found, each as the two cells' set.
+    fn found_pairs(&self, board: &Board) -> Vec<u64> {
         let mut pairs = vec![0u64; self.lines.len()];
         for (cell, &slot) in self.owner[..board.cells].iter().enumerate() {
             if slot != FREE {
                 pairs[slot as usize / 2] |= 1 << cell;
             }
         }
-        Some(pairs)
+        pairs
     }
 
     /// A pairing against `p` of the windows `p` can still fill with `left` stones.
@@ -51,13 +56,7 @@ impl Pairer {
         if !self.solve_within(board, p, left) {
             return None;
         }
-        let mut pairs = vec![0u64; self.lines.len()];
-        for (cell, &slot) in self.owner[..board.cells].iter().enumerate() {
-            if slot != FREE {
-                pairs[slot as usize / 2] |= 1 << cell;
-            }
-        }
-        Some(pairs)
+        Some(self.found_pairs(board))
     }
 
     /// The cells of a pairing against `p`, if there is one.
