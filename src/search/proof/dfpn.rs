@@ -29,10 +29,6 @@ use std::time::{Duration, Instant};
 const VCF_DEPTH: u32 = 8;
 const VCF_BUDGET: u32 = 200;
 
-/// A pass is searched only when some reply to it leaves a pairing on at most a quarter of
-/// the empty cells: a zone that large or larger prunes too little to pay for the pass.
-const NULL_ROOM: usize = 4;
-
 /// The weight of each missing empty cell in a new attacker node's disproof number.
 const EXCESS_WEIGHT: u32 = 32;
 
@@ -264,6 +260,10 @@ impl Dfpn {
         } else {
             empties / 2
         };
+        if left >= self.board.k {
+            // Every open window can still be filled: the pairing above was this one.
+            return None;
+        }
         self.pairer
             .zone_in_time(&self.board, a, left)
             .map(|_| Settled::disproven(self.board.empty()))
@@ -311,16 +311,10 @@ impl Dfpn {
         }
         let a = self.attacker;
         let empty = self.board.empty();
-        let room = empty.count_ones() as usize - 1;
-        let open = self.board.counts.iter().filter(|c| c[1 - a] == 0).count();
+        // Every reply is tried: with a line's windows sharing their pair, a pairing may
+        // follow any of them (asking for one of at most a quarter of the empty cells, as
+        // before, took (7,7,5) 32,691 nodes, every reply 27,632).
         for b in cells_of(empty) {
-            let closed = self.board.cell_lines[b]
-                .iter()
-                .filter(|&&l| self.board.counts[l as usize][1 - a] == 0)
-                .count();
-            if (open - closed) * NULL_ROOM > room {
-                continue;
-            }
             self.board.make_null();
             self.board.make(b);
             let found = self.pairer.zone(&self.board, a).is_some();
