@@ -5,8 +5,10 @@
 //! the evaluation, position by position). A labelled position's target is the win
 //! probability its label stands for, `sigmoid(label / LABEL_SCALE)`; the fit minimises the
 //! cross-entropy of `sigmoid(eval / k)` to it (logistic regression on soft targets). `k` is
-//! fitted first for the weights in play and then kept, so that the fitted weights stay in
-//! the units the search's margins are set in.
+//! fitted first for the weights once set by hand and then kept, so that the fitted weights
+//! stay in the units the search's margins are set in. Two forms are fitted: one set of cell
+//! weights for both sides (the hand-set form), then, from it, cell weights for the side to
+//! move and for the side that waits apart.
 //!
 //! The fit runs as an ignored test on a file named by `KINROW_TUNE_DATA` (one position a
 //! line: `COLUMNS ROWS LABEL MOVE...`, moves in SGF coordinates, black first, as written by
@@ -17,53 +19,57 @@
 //! ```
 
 use super::board::Board;
-use super::eval::{WEIGHTS, Weights, evaluate, is_crossing, strongest};
+use super::eval::{Cells, WEIGHTS, Weights, evaluate, is_crossing, strongest};
 use super::pattern::{LineRule, Threat};
 use crate::rules::{Geometry, Position, Tables};
 use std::collections::HashMap;
 
-/// Weights in the linear form: pattern (10), threat (9), crossing, mover (9), waiter (9),
-/// tempo.
-const FEATURES: usize = 10 + Threat::COUNT + 1 + 2 * Threat::COUNT + 1;
+/// The weights of one side's cells: pattern (10), threat (9), crossing.
+const CELLS: usize = 10 + Threat::COUNT + 1;
 const THREAT_AT: usize = 10;
 const CROSSING_AT: usize = THREAT_AT + Threat::COUNT;
-const MOVER_AT: usize = CROSSING_AT + 1;
+/// Weights in the linear form: the side to move's cells, the waiting side's, then mover (9),
+/// waiter (9) and tempo.
+const FEATURES: usize = 2 * CELLS + 2 * Threat::COUNT + 1;
+const MOVER_AT: usize = 2 * CELLS;
 const WAITER_AT: usize = MOVER_AT + Threat::COUNT;
 const TEMPO_AT: usize = WAITER_AT + Threat::COUNT;
+/// Weights of the simpler form whose cells weigh the same for both sides.
+const SHARED: usize = FEATURES - CELLS;
 
 /// The scale of the labels: Rapfi's win rate is `sigmoid(eval / 200)`.
 const LABEL_SCALE: f64 = 200.0;
 
-/// What each weight multiplies in the evaluation of `b`, for the side to move.
+/// The weights set by hand before the fit, with the cells of both sides alike: the fit's
+/// scale is fitted to them, so that the fitted weights keep their units (the search's
+/// margins are set in them).
+const HAND_SET: Weights = Weights {
+    to_move: Cells {
+        pattern: [0, 0, 1, 2, 5, 12, 40, 30, 120, 200],
+        threat: [0, 0, 30, 120, 0, 30, 250, 300, 500],
+        crossing: 25,
+    },
+    waiting: Cells {
+        pattern: [0, 0, 1, 2, 5, 12, 40, 30, 120, 200],
+        threat: [0, 0, 30, 120, 0, 30, 250, 300, 500],
+        crossing: 25,
+    },
+    mover: [0, 40, 80, 600, 30, 120, 800, 0, 0],
+    waiter: [0, 10, 30, 200, 10, 50, 300, 0, 0],
+    tempo: 20,
+};
+
+/// What each weight multiplies in the evaluation of `b`, for the side to move; the
+/// waiting side's cells count negatively.
 fn features(b: &Board) -> [f64; FEATURES] {
-    merged(&split_features(b))
-}
-
-/// The features of the evaluation in play, from those of the richer one.
-fn merged(split: &[f64; SPLIT]) -> [f64; FEATURES] {
-    let mut f = [0.0; FEATURES];
-    for i in 0..MOVER_AT {
-        f[i] = split[i] + split[MOVER_AT + i];
-    }
-    f[MOVER_AT..].copy_from_slice(&split[2 * MOVER_AT..]);
-    f
-}
-
-/// Weights of a richer evaluation whose cell terms differ for the side to move and the
-/// side that waits: the mover's cell weights, the waiter's, then mover, waiter and tempo.
-const SPLIT: usize = FEATURES + MOVER_AT;
-
-/// What each weight of the richer evaluation multiplies; the waiter's cells count
-/// negatively, so that the weights in play are the same in both halves.
-fn split_features(b: &Board) -> [f64; SPLIT] {
     let us = b.side();
     let them = us ^ 1;
-    let mut f = [0.0; SPLIT];
+    let mut f = [0.0; FEATURES];
     for &c in b.board_cells() {
         if !b.is_empty(c) {
             continue;
         }
-        for (player, at, sign) in [(us, 0, 1.0), (them, MOVER_AT, -1.0)] {
+        for (player, at, sign) in [(us, 0, 1.0), (them, CELLS, -1.0)] {
             let pats = [0, 1, 2, 3].map(|d| b.pattern(c, player, d));
             for p in pats {
                 f[at + p as usize] += sign;
@@ -74,18 +80,41 @@ fn split_features(b: &Board) -> [f64; SPLIT] {
             }
         }
     }
-    f[2 * MOVER_AT + strongest(b, us) as usize] += 1.0;
-    f[2 * MOVER_AT + Threat::COUNT + strongest(b, them) as usize] -= 1.0;
-    f[SPLIT - 1] = 1.0;
+    f[MOVER_AT + strongest(b, us) as usize] += 1.0;
+    f[WAITER_AT + strongest(b, them) as usize] -= 1.0;
+    f[TEMPO_AT] = 1.0;
     f
+}
+
+/// The features of the form with shared cell weights.
+fn shared(f: &[f64; FEATURES]) -> [f64; SHARED] {
+    let mut g = [0.0; SHARED];
+    for i in 0..CELLS {
+        g[i] = f[i] + f[CELLS + i];
+    }
+    g[CELLS..].copy_from_slice(&f[MOVER_AT..]);
+    g
+}
+
+/// The weights of the shared form, in the full one.
+fn unshared(w: &[f64; SHARED]) -> [f64; FEATURES] {
+    let mut v = [0.0; FEATURES];
+    v[..CELLS].copy_from_slice(&w[..CELLS]);
+    v[CELLS..MOVER_AT].copy_from_slice(&w[..CELLS]);
+    v[MOVER_AT..].copy_from_slice(&w[CELLS..]);
+    v
 }
 
 /// The weights as a vector, in the order of [`features`].
 fn to_vector(w: &Weights) -> [f64; FEATURES] {
     let mut v = [0.0; FEATURES];
-    let all = w.pattern.iter().chain(&w.threat).chain([&w.crossing]);
-    let all = all.chain(&w.mover).chain(&w.waiter).chain([&w.tempo]);
-    for (slot, &x) in v.iter_mut().zip(all) {
+    let cells = |c: &Cells| {
+        let all = c.pattern.iter().chain(&c.threat).chain([&c.crossing]);
+        all.copied().collect::<Vec<i32>>()
+    };
+    let all = cells(&w.to_move).into_iter().chain(cells(&w.waiting));
+    let all = all.chain(w.mover).chain(w.waiter).chain([w.tempo]);
+    for (slot, x) in v.iter_mut().zip(all) {
         *slot = f64::from(x);
     }
     v
@@ -94,10 +123,14 @@ fn to_vector(w: &Weights) -> [f64; FEATURES] {
 /// The vector's weights, rounded.
 fn from_vector(v: &[f64; FEATURES]) -> Weights {
     let r = |i: usize| v[i].round() as i32;
+    let cells = |at: usize| Cells {
+        pattern: std::array::from_fn(|i| r(at + i)),
+        threat: std::array::from_fn(|i| r(at + THREAT_AT + i)),
+        crossing: r(at + CROSSING_AT),
+    };
     Weights {
-        pattern: std::array::from_fn(r),
-        threat: std::array::from_fn(|i| r(THREAT_AT + i)),
-        crossing: r(CROSSING_AT),
+        to_move: cells(0),
+        waiting: cells(CELLS),
         mover: std::array::from_fn(|i| r(MOVER_AT + i)),
         waiter: std::array::from_fn(|i| r(WAITER_AT + i)),
         tempo: r(TEMPO_AT),
@@ -113,6 +146,8 @@ fn free() -> [bool; FEATURES] {
     for fixed in [
         0,
         THREAT_AT,
+        CELLS,
+        CELLS + THREAT_AT,
         MOVER_AT,
         MOVER_AT + Threat::Flex4 as usize,
         MOVER_AT + Threat::Five as usize,
@@ -137,7 +172,7 @@ struct Sample<const N: usize> {
 fn parse(
     line: &str,
     tables: &mut HashMap<(u32, u32), std::sync::Arc<Tables>>,
-) -> Option<Sample<SPLIT>> {
+) -> Option<Sample<FEATURES>> {
     let mut words = line.split_whitespace();
     let columns: u32 = words.next()?.parse().ok()?;
     let rows: u32 = words.next()?.parse().ok()?;
@@ -178,7 +213,7 @@ fn parse(
         return None;
     }
     Some(Sample {
-        features: split_features(&board),
+        features: features(&board),
         target: sigmoid(label / LABEL_SCALE),
     })
 }
@@ -252,7 +287,7 @@ fn fit<const N: usize>(
 }
 
 /// Fits the weights to the positions of `KINROW_TUNE_DATA` and prints them, with the losses
-/// of the weights in play and the fitted ones on the positions held out of the fit (every
+/// of the hand-set, fitted and played weights on the positions fitted and on those held out (every
 /// fifth block of a hundred lines: the lines of one game stay together).
 #[test]
 #[ignore = "needs labelled positions: KINROW_TUNE_DATA=FILE"]
@@ -270,15 +305,15 @@ fn fit_weights() {
             }
         }
     }
-    let merge = |set: &[Sample<SPLIT>]| -> Vec<Sample<FEATURES>> {
+    let merge = |set: &[Sample<FEATURES>]| -> Vec<Sample<SHARED>> {
         set.iter()
             .map(|s| Sample {
-                features: merged(&s.features),
+                features: shared(&s.features),
                 target: s.target,
             })
             .collect()
     };
-    let (train1, held1) = (merge(&train), merge(&held));
+    let train1 = merge(&train);
     let floor: f64 = held
         .iter()
         .map(|s| {
@@ -291,39 +326,39 @@ fn fit_weights() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1e-7);
-    let old = to_vector(&WEIGHTS);
-    let k = fit_scale(&train1, &old);
-    let new = to_vector(&from_vector(&fit(&train1, &old, &free(), k, l2)));
-    // The richer form starts from the weights in play in both halves.
-    let mut old2 = [0.0; SPLIT];
-    old2[..MOVER_AT].copy_from_slice(&old[..MOVER_AT]);
-    old2[MOVER_AT..].copy_from_slice(&old);
-    let mut free2 = [true; SPLIT];
-    free2[..MOVER_AT].copy_from_slice(&free()[..MOVER_AT]);
-    free2[MOVER_AT..].copy_from_slice(&free());
-    let new2 = fit(&train, &old2, &free2, k, l2);
+    let hand = to_vector(&HAND_SET);
+    let k = fit_scale(&train, &hand);
+    // The shared form first, then the full one from it.
+    let free = free();
+    let mut free1 = [true; SHARED];
+    free1[..CELLS].copy_from_slice(&free[..CELLS]);
+    free1[CELLS..].copy_from_slice(&free[MOVER_AT..]);
+    let mut start1 = [0.0; SHARED];
+    start1[..CELLS].copy_from_slice(&hand[..CELLS]);
+    start1[CELLS..].copy_from_slice(&hand[MOVER_AT..]);
+    let one = unshared(&fit(&train1, &start1, &free1, k, l2));
+    let one = to_vector(&from_vector(&one));
+    let both = to_vector(&from_vector(&fit(&train, &one, &free, k, l2)));
+    let play = to_vector(&WEIGHTS);
     println!(
         "{} positions fitted, {} held out; k = {k:.1}",
         train.len(),
         held.len()
     );
-    println!("cross-entropy     train     held out  (floor on held out {floor:.5})");
-    let row = |name: &str, a: f64, b: f64| println!("{name:<17} {a:.5}   {b:.5}");
-    row("in play", loss(&train1, &old, k), loss(&held1, &old, k));
-    row("fitted", loss(&train1, &new, k), loss(&held1, &new, k));
-    row(
-        "fitted by role",
-        loss(&train, &new2, k),
-        loss(&held, &new2, k),
-    );
-    println!("{:#?}", from_vector(&new));
-    let round = |v: &[f64]| v.iter().map(|x| x.round() as i32).collect::<Vec<_>>();
-    println!("by role, the mover's cells: {:?}", round(&new2[..MOVER_AT]));
-    println!(
-        "by role, the waiter's cells: {:?}",
-        round(&new2[MOVER_AT..2 * MOVER_AT])
-    );
-    println!("by role, the rest: {:?}", round(&new2[2 * MOVER_AT..]));
+    println!("cross-entropy           train     held out  (floor on held out {floor:.5})");
+    let row = |name: &str, w: &[f64; FEATURES]| {
+        println!(
+            "{name:<23} {:.5}   {:.5}",
+            loss(&train, w, k),
+            loss(&held, w, k)
+        );
+    };
+    row("set by hand", &hand);
+    row("fitted, cells shared", &one);
+    row("fitted, cells by side", &both);
+    row("in play", &play);
+    println!("fitted, cells shared: {:#?}", from_vector(&one));
+    println!("fitted, cells by side: {:#?}", from_vector(&both));
 }
 
 #[cfg(test)]
