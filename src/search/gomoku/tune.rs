@@ -18,7 +18,7 @@
 //! KINROW_TUNE_DATA=positions.txt cargo test --release --lib fit_weights -- --ignored --nocapture
 //! ```
 
-use super::board::Board;
+use super::board::{Board, MAX_SIDE};
 use super::eval::{Cells, WEIGHTS, Weights, evaluate, is_crossing, strongest};
 use super::pattern::{LineRule, Threat};
 use crate::rules::{Geometry, Position, Tables};
@@ -177,6 +177,10 @@ fn parse(
     let columns: u32 = words.next()?.parse().ok()?;
     let rows: u32 = words.next()?.parse().ok()?;
     let label: f64 = words.next()?.parse().ok()?;
+    // The board's padded array takes sides up to MAX_SIDE.
+    if columns.max(rows) as usize > MAX_SIDE {
+        return None;
+    }
     let t = match tables.get(&(columns, rows)) {
         Some(t) => t.clone(),
         None => {
@@ -287,8 +291,8 @@ fn fit<const N: usize>(
 }
 
 /// Fits the weights to the positions of `KINROW_TUNE_DATA` and prints them, with the losses
-/// of the hand-set, fitted and played weights on the positions fitted and on those held out (every
-/// fifth block of a hundred lines: the lines of one game stay together).
+/// of the hand-set, fitted and played weights on the positions fitted and on those held out
+/// (every fifth block of a hundred lines: the lines of one game stay together).
 #[test]
 #[ignore = "needs labelled positions: KINROW_TUNE_DATA=FILE"]
 fn fit_weights() {
