@@ -35,6 +35,7 @@ struct CellInfo {
     combo: [u16; 2],
     threat: [Threat; 2],
     score: [i32; 2],
+    wait: [i32; 2],
 }
 
 const NO_INFO: CellInfo = CellInfo {
@@ -42,6 +43,7 @@ const NO_INFO: CellInfo = CellInfo {
     combo: [0; 2],
     threat: [Threat::None; 2],
     score: [0; 2],
+    wait: [0; 2],
 };
 
 /// What a pattern in each direction weighs in [`Threat::index`].
@@ -60,8 +62,10 @@ pub struct Board {
     near: Vec<u8>,
     /// Empty cells per player and threat class.
     counts: [[u16; Threat::COUNT]; 2],
-    /// Sum of the evaluation terms of the empty cells, per player.
+    /// Sum of the evaluation terms of the empty cells, per player, as the side to move.
     sums: [i32; 2],
+    /// The same as the side that waits.
+    waits: [i32; 2],
     hash: u64,
     zobrist: Vec<[u64; 2]>,
     moves: Vec<Cell>,
@@ -105,6 +109,7 @@ impl Board {
             near: vec![0; CELLS],
             counts: [[0; Threat::COUNT]; 2],
             sums: [0; 2],
+            waits: [0; 2],
             hash: 0,
             zobrist,
             moves: Vec::with_capacity(columns * rows),
@@ -211,7 +216,7 @@ impl Board {
         Pattern::unpack(self.info[c].lines[d], player)
     }
 
-    /// The evaluation term of the empty cell `c` for `player`.
+    /// The evaluation term of the empty cell `c` for `player` as the side to move.
     #[inline]
     pub fn cell_score(&self, c: Cell, player: usize) -> i32 {
         self.info[c].score[player]
@@ -232,10 +237,16 @@ impl Board {
             .sum()
     }
 
-    /// The sum of the empty cells' evaluation terms for `player`.
+    /// The sum of the empty cells' evaluation terms for `player` as the side to move.
     #[inline]
     pub fn sum(&self, player: usize) -> i32 {
         self.sums[player]
+    }
+
+    /// The sum of the empty cells' evaluation terms for `player` as the side that waits.
+    #[inline]
+    pub fn wait_sum(&self, player: usize) -> i32 {
+        self.waits[player]
     }
 
     /// The first empty cell (in square order) where `player` makes threat class `t`.
@@ -327,6 +338,7 @@ impl Board {
         for p in 0..2 {
             self.counts[p][info.threat[p] as usize] -= 1;
             self.sums[p] -= info.score[p];
+            self.waits[p] -= info.wait[p];
         }
     }
 
@@ -343,8 +355,10 @@ impl Board {
             info.combo[p] = combo as u16;
             info.threat[p] = term.threat;
             info.score[p] = term.score;
+            info.wait[p] = term.wait;
             self.counts[p][term.threat as usize] += 1;
             self.sums[p] += term.score;
+            self.waits[p] += term.wait;
         }
         self.info[c] = info;
     }
@@ -371,8 +385,10 @@ impl Board {
             self.counts[p][info.threat[p] as usize] -= 1;
             self.counts[p][term.threat as usize] += 1;
             self.sums[p] += term.score - info.score[p];
+            self.waits[p] += term.wait - info.wait[p];
             info.threat[p] = term.threat;
             info.score[p] = term.score;
+            info.wait[p] = term.wait;
         }
     }
 
@@ -430,6 +446,7 @@ mod tests {
                 assert_eq!(board.keys, fresh.keys);
                 assert_eq!(board.counts, fresh.counts);
                 assert_eq!(board.sums, fresh.sums);
+                assert_eq!(board.waits, fresh.waits);
                 assert_eq!(board.near, fresh.near);
                 assert_eq!(board.hash, fresh.hash);
                 for &c in &fresh.board_cells {
@@ -445,6 +462,7 @@ mod tests {
                 assert_eq!(board.keys, empty.keys);
                 assert_eq!(board.counts, empty.counts);
                 assert_eq!(board.sums, empty.sums);
+                assert_eq!(board.waits, empty.waits);
             }
         }
     }

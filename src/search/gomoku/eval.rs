@@ -1,29 +1,87 @@
 //! The static evaluation: every empty cell is worth what a stone there would make of its
-//! lines, to each player; the position is worth the difference of the sums, for the side to
-//! move. The board keeps the sums up to date (see [`super::board`]), so an evaluation costs
-//! two reads.
+//! lines, to each player (with weights for the side to move and for the side that waits);
+//! the position is worth the difference of the sums, for the side to move, and what each
+//! side's strongest threat adds. The board keeps the sums up to date (see
+//! [`super::board`]), so an evaluation costs a few reads.
 
 use super::board::Board;
-use super::pattern::Threat;
+use super::pattern::{Pattern, Threat};
 use std::sync::OnceLock;
 
-/// What a line pattern at a cell is worth to the player who could play there (Dead, B1,
-/// F1, B2, F2, B3, F3, B4, F4, F5): little for the far potential of lone stones, so that
-/// stones are played together rather than spread.
-const PATTERN_VALUE: [i32; 10] = [0, 0, 1, 2, 5, 12, 40, 30, 120, 200];
-/// What a cell where two lines could each become an open three (or better) adds.
-const CROSSING_BONUS: i32 = 25;
-/// What a cell's combined threat adds: combinations are worth more than their lines.
-const THREAT_BONUS: [i32; Threat::COUNT] = [0, 0, 30, 120, 0, 30, 250, 300, 500];
-/// The side to move's edge: it plays first.
-const TEMPO: i32 = 20;
+/// The weights of a cell's term: what a stone there would make of its lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cells {
+    /// What a line pattern at a cell is worth to the player who could play there (Dead, B1,
+    /// F1, B2, F2, B3, F3, B4, F4, F5).
+    pub pattern: [i32; 10],
+    /// What a cell's combined threat adds: combinations are worth more than their lines.
+    pub threat: [i32; Threat::COUNT],
+    /// What a cell where two lines could each become an open three (or better) adds.
+    pub crossing: i32,
+}
+
+/// The weights of the evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// The cell terms of the side to move.
+    pub to_move: Cells,
+    /// The cell terms of the side that waits, fitted apart: its fours weigh more than the
+    /// mover's (they must be answered at once), its threes and twos less (the mover plays
+    /// first).
+    pub waiting: Cells,
+    /// What the side to move's strongest threat is worth beyond its cells' terms: it moves
+    /// first, so a double three or a four with a three is near a win.
+    pub mover: [i32; Threat::COUNT],
+    /// The same for the opponent, who must wait a move (and can be blocked).
+    pub waiter: [i32; Threat::COUNT],
+    /// The side to move's edge: it plays first.
+    pub tempo: i32,
+}
+
+/// The weights the engine plays with, fitted to Rapfi's evaluations of positions of real
+/// games (see the `tune` test module and `bench/tune/label.py`).
+pub const WEIGHTS: Weights = Weights {
+    to_move: Cells {
+        pattern: [0, -1, -3, 10, 21, 50, 81, 152, 78, 185],
+        threat: [0, 63, 67, 101, 83, 92, 229, 257, 485],
+        crossing: 30,
+    },
+    waiting: Cells {
+        pattern: [0, -3, -3, 11, 18, 44, 82, 160, 105, 200],
+        threat: [0, 53, 77, 102, 80, 104, 227, 284, 500],
+        crossing: 36,
+    },
+    mover: [0, 50, 131, 595, 81, 200, 793, 0, 0],
+    waiter: [0, 2, -38, 186, -16, 21, 281, -16, 0],
+    tempo: 213,
+};
+
+/// Whether a cell with these line patterns is a crossing: two lines through it that could
+/// each become an open three, the makings of a double threat.
+pub fn is_crossing(pats: [Pattern; 4]) -> bool {
+    pats.iter()
+        .filter(|&&p| (Pattern::F2..=Pattern::F3).contains(&p))
+        .count()
+        >= 2
+}
+
+impl Cells {
+    /// The term of a cell with these line patterns and threat class.
+    pub fn term(&self, pats: [Pattern; 4], threat: Threat) -> i32 {
+        pats.iter().map(|&p| self.pattern[p as usize]).sum::<i32>()
+            + self.threat[threat as usize]
+            + if is_crossing(pats) { self.crossing } else { 0 }
+    }
+}
 
 /// What the board keeps of a cell for one player, by its four line patterns: the threat
-/// class and the evaluation term, read together in one look-up.
+/// class and the evaluation terms, read together in one look-up.
 #[derive(Clone, Copy, Debug)]
 pub struct Term {
-    /// The evaluation term.
+    /// The evaluation term for the side to move.
     pub score: i32,
+    /// The evaluation term for the side that waits.
+    pub wait: i32,
     /// The threat class.
     pub threat: Threat,
 }
@@ -41,18 +99,10 @@ impl CellScores {
         SCORES.get_or_init(|| {
             let threats = Threat::table();
             let terms = (0..threats.len())
-                .map(|i| {
-                    let digits = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10];
-                    // Two lines through the cell that could each become an open three: the
-                    // makings of a double threat.
-                    let crossing = digits.iter().filter(|&&p| (4..=6).contains(&p)).count();
-                    let score = digits.iter().map(|&p| PATTERN_VALUE[p]).sum::<i32>()
-                        + THREAT_BONUS[threats[i] as usize]
-                        + if crossing >= 2 { CROSSING_BONUS } else { 0 };
-                    Term {
-                        score,
-                        threat: threats[i],
-                    }
+                .map(|i| Term {
+                    score: WEIGHTS.to_move.term(Threat::patterns(i), threats[i]),
+                    wait: WEIGHTS.waiting.term(Threat::patterns(i), threats[i]),
+                    threat: threats[i],
                 })
                 .collect();
             CellScores { terms }
@@ -67,14 +117,8 @@ impl CellScores {
     }
 }
 
-/// What the side to move's strongest threat is worth beyond its cells' terms: it moves
-/// first, so a double three or a four with a three is near a win.
-const MOVER_THREAT: [i32; Threat::COUNT] = [0, 40, 80, 600, 30, 120, 800, 0, 0];
-/// The same for the opponent, who must wait a move (and can be blocked).
-const WAITER_THREAT: [i32; Threat::COUNT] = [0, 10, 30, 200, 10, 50, 300, 0, 0];
-
 /// The strongest threat class `player` has a cell for.
-fn strongest(board: &Board, player: usize) -> Threat {
+pub fn strongest(board: &Board, player: usize) -> Threat {
     const CLASSES: [Threat; Threat::COUNT] = [
         Threat::Five,
         Threat::Flex4,
@@ -96,6 +140,8 @@ fn strongest(board: &Board, player: usize) -> Threat {
 pub fn evaluate(board: &Board) -> i32 {
     let us = board.side();
     let them = us ^ 1;
-    board.sum(us) - board.sum(them) + TEMPO + MOVER_THREAT[strongest(board, us) as usize]
-        - WAITER_THREAT[strongest(board, them) as usize]
+    board.sum(us) - board.wait_sum(them)
+        + WEIGHTS.tempo
+        + WEIGHTS.mover[strongest(board, us) as usize]
+        - WEIGHTS.waiter[strongest(board, them) as usize]
 }

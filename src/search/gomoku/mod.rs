@@ -21,6 +21,8 @@ mod movegen;
 mod pattern;
 mod search;
 mod tt;
+#[cfg(test)]
+mod tune;
 mod vcf;
 mod vct;
 

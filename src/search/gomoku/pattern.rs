@@ -282,6 +282,12 @@ impl Threat {
         pats[0] as usize * 1000 + pats[1] as usize * 100 + pats[2] as usize * 10 + pats[3] as usize
     }
 
+    /// The four patterns of the combination numbered `index` by [`Threat::index`].
+    pub fn patterns(index: usize) -> [Pattern; 4] {
+        [index / 1000, index / 100 % 10, index / 10 % 10, index % 10]
+            .map(|digit| Pattern::from_bits(digit as u8))
+    }
+
     /// The class of a cell whose four lines have these patterns.
     pub fn of(pats: [Pattern; 4]) -> Threat {
         let mut n = [0u8; 10];

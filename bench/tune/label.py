@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Labels gomoku positions with a Gomocup brain's evaluation, for fitting kinrow's weights.
+
+usage: label.py --brain PATH [--depth N] [--turn MS] [--start N] [--limit N] OUT SGF...
+
+Every position of every freestyle game (SGF rule 0 or Gomocup's "5 in a row" name) in the
+SGF files, before each move after the third, once per distinct position, is sent to the
+brain with BOARD and its evaluation read from the "Eval X" of its MESSAGE lines (Rapfi
+prints them; X is for the side to move). Positions the brain calls a forced win or loss
+("M" scores) are left out. Each line of OUT is
+
+    COLUMNS ROWS EVAL MOVE...
+
+with the moves in SGF coordinates (file letter, then rank letter), black first: the side
+to move is black when the number of moves is even. Standard library only.
+"""
+import argparse
+import os
+import re
+import select
+import subprocess
+import sys
+import tempfile
+
+
+def games(path):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    for g in re.findall(r"\(;.*?\)\s*(?=\(|$)", text, re.S):
+        size = re.search(r"SZ\[(\d+)(?::(\d+))?\]", g)
+        rule = re.search(r"RU\[([^]]*)\]", g)
+        if not size or (rule and rule.group(1) not in ("0",) and "5 in a row" not in rule.group(1)):
+            continue
+        cols = int(size.group(1))
+        rows = int(size.group(2) or cols)
+        moves = re.findall(r";[BW]\[([a-z][a-z])\]", g)
+        yield cols, rows, moves
+
+
+def positions(paths):
+    seen = set()
+    for path in paths:
+        for cols, rows, moves in games(path):
+            # The last position of a game may hold its five: left out.
+            for n in range(3, len(moves)):
+                key = (cols, rows, frozenset(moves[0:n:2]), frozenset(moves[1:n:2]))
+                if key in seen:
+                    continue
+                seen.add(key)
+                yield cols, rows, moves[:n]
+
+
+class Brain:
+    def __init__(self, path, depth, turn):
+        self.cwd = tempfile.mkdtemp(prefix="label-")
+        self.p = subprocess.Popen([path], cwd=self.cwd, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  bufsize=0)
+        self.pending = b""
+        self.size = None
+        self.depth = depth
+        self.turn = turn
+
+    def send(self, line):
+        self.p.stdin.write((line + "\n").encode())
+
+    def line(self, timeout):
+        """The brain's next line, or TimeoutError after `timeout` seconds of silence."""
+        fd = self.p.stdout.fileno()
+        while b"\n" not in self.pending:
+            if not select.select([fd], [], [], timeout)[0]:
+                raise TimeoutError("the brain did not answer")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise RuntimeError("the brain quit")
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line.decode(errors="replace").strip()
+
+    def reply(self, deadline):
+        """Reads to the brain's move; returns the last Eval it printed."""
+        ev = None
+        while True:
+            line = self.line(deadline)
+            m = re.search(r"Eval ([^ |]+)", line)
+            if m:
+                ev = m.group(1)
+            if line.startswith("ERROR"):
+                raise TimeoutError(f"the brain refused the position: {line}")
+            if re.match(r"^\d+,\d+$", line):
+                self.settle()
+                return ev
+
+    def settle(self):
+        """Waits until the brain takes commands again: Rapfi drops a command that comes
+        while it is still finishing its search, even after it has printed its move."""
+        while True:
+            self.send("ABOUT")
+            try:
+                while "name" not in self.line(0.01):
+                    pass
+                return
+            except TimeoutError:
+                continue
+
+    def evaluate(self, cols, rows, moves):
+        if self.size != (cols, rows):
+            self.send(f"START {cols}" if cols == rows else f"RECTSTART {cols},{rows}")
+            self.line(10.0)
+            self.send("INFO timeout_match 1000000000")
+            self.send(f"INFO timeout_turn {self.turn}")
+            self.send(f"INFO max_depth {self.depth}")
+            self.send("INFO rule 0")
+            self.size = (cols, rows)
+        self.send("BOARD")
+        n = len(moves)
+        for i, m in enumerate(moves):
+            own = 1 if (n - 1 - i) % 2 == 1 else 2
+            self.send(f"{ord(m[0]) - 97},{ord(m[1]) - 97},{own}")
+        self.send("DONE")
+        return self.reply(max(5.0, 3 * self.turn / 1000))
+
+    def close(self):
+        self.send("END")
+        self.p.wait(timeout=10)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--brain", required=True)
+    ap.add_argument("--depth", type=int, default=8)
+    ap.add_argument("--turn", type=int, default=2000)
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--start", type=int, default=0, help="positions to pass over first")
+    ap.add_argument("out")
+    ap.add_argument("sgf", nargs="+")
+    a = ap.parse_args()
+    brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+    kept = mates = 0
+    stuck = 0
+    with open(a.out, "w") as out:
+        for i, (cols, rows, moves) in enumerate(positions(a.sgf)):
+            if a.limit and i >= a.limit:
+                break
+            if i < a.start:
+                continue
+            try:
+                ev = brain.evaluate(cols, rows, moves)
+            except TimeoutError:
+                # A brain that stops answering (or refuses) is replaced; the position is
+                # left out.
+                stuck += 1
+                brain.p.kill()
+                brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+                continue
+            if ev is None or "M" in ev:
+                mates += 1
+                continue
+            out.write(f"{cols} {rows} {int(ev)} {' '.join(moves)}\n")
+            kept += 1
+            if kept % 1000 == 0:
+                out.flush()
+                print(f"{kept} labelled, {mates} left out", file=sys.stderr)
+    brain.close()
+    print(f"{kept} labelled, {mates} left out, {stuck} unanswered", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
