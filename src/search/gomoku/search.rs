@@ -443,17 +443,26 @@ impl Engine {
         // threatens an open four, or would win by fours if it were to move, is not quiet:
         // its answers are searched (to a bound of plies) before anything is evaluated.
         if depth <= 0 {
-            if b.fours(us) > 0 {
+            let open_three = ply < self.quiet_ply && b.count(them, Threat::Flex4) > 0;
+            // Stand pat: where the opponent has no open three, a static value at beta or
+            // above ends the leaf whatever our fours would add (a win by them would only
+            // raise it), unless the opponent has fours that might win.
+            let stand = (!open_three).then(|| evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1));
+            let cut = stand.is_some_and(|s| s >= beta);
+            if cut && b.fours(them) == 0 {
+                return stand.unwrap_or(beta);
+            }
+            if !cut && b.fours(us) > 0 {
                 self.vcf_left = LEAF_VCF_BUDGET;
                 if let Some((plies, _)) = self.vcf(b, LEAF_VCF_DEPTH) {
                     return MATE - (p + plies as i32);
                 }
             }
-            let noisy = ply < self.quiet_ply
-                && (b.count(them, Threat::Flex4) > 0
-                    || (b.fours(them) > 0 && self.opponent_vcf(b)));
+            let noisy =
+                open_three || (ply < self.quiet_ply && b.fours(them) > 0 && self.opponent_vcf(b));
             if !noisy {
-                return evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
+                return stand
+                    .unwrap_or_else(|| evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1));
             }
         }
 
