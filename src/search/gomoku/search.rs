@@ -36,6 +36,11 @@ const ROOT_VCT_BUDGET: u64 = 30_000;
 pub(super) const DEFENCE_DEPTH: u32 = 10;
 pub(super) const DEFENCE_BUDGET: u64 = 20_000;
 pub(super) const DEFENCE_MOVE_BUDGET: u64 = 3_000;
+/// Shares of the hard time limit by which the root's own threats search, and then the check
+/// for the opponent's, must end (they find no win past it, and the tree search begins):
+/// without a bound they took a quarter of a second's turn in middle games.
+const ROOT_THREATS_SHARE: (u32, u32) = (1, 8);
+const DEFENCE_SHARE: (u32, u32) = (1, 4);
 /// The fours search at the horizon.
 const LEAF_VCF_DEPTH: u32 = 10;
 const LEAF_VCF_BUDGET: u64 = 40;
@@ -200,7 +205,9 @@ impl Engine {
                 return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
             }
             self.vcf_left = ROOT_VCT_BUDGET;
-            if let Some((plies, c)) = self.vct_deepening(&mut b, ROOT_VCT_DEPTH) {
+            let until = share(limits, start, ROOT_THREATS_SHARE);
+            let found = self.bounded(until, |e| e.vct_deepening(&mut b, ROOT_VCT_DEPTH));
+            if let Some((plies, c)) = found {
                 return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
             }
         }
@@ -231,7 +238,9 @@ impl Engine {
         let root_complete = kind == Kind::Complete;
         // Whether the opponent has a win by threats to answer, and what each of our moves
         // checked against it left it.
-        let threatened = b.count(them, Threat::Five) == 0 && self.opponent_threatens(&mut b);
+        let until = share(limits, start, DEFENCE_SHARE);
+        let threatened = b.count(them, Threat::Five) == 0
+            && self.bounded(until, |e| e.opponent_threatens(&mut b));
         let mut checked: Vec<(Cell, Option<u32>)> = Vec::new();
 
         let empties = b.board_cells().len() - b.stones();
@@ -340,6 +349,26 @@ impl Engine {
         result
     }
 
+    /// Runs `f` with the deadline brought forward to `until`: what runs out of that time
+    /// ends as a search at a limit does (finding no win), and the search goes on unless a
+    /// limit of its own was reached.
+    fn bounded<T>(&mut self, until: Option<Instant>, f: impl FnOnce(&mut Engine) -> T) -> T {
+        let saved = self.deadline;
+        if let Some(u) = until {
+            self.deadline = Some(saved.map_or(u, |d| d.min(u)));
+        }
+        let r = f(self);
+        self.deadline = saved;
+        if self.aborted
+            && self.nodes < self.node_limit
+            && !self.stop.load(Ordering::Relaxed)
+            && self.deadline.is_none_or(|d| Instant::now() < d)
+        {
+            self.aborted = false;
+        }
+        r
+    }
+
     /// Reports a result found without a tree, as one iteration.
     fn settled(
         &mut self,
@@ -443,17 +472,26 @@ impl Engine {
         // threatens an open four, or would win by fours if it were to move, is not quiet:
         // its answers are searched (to a bound of plies) before anything is evaluated.
         if depth <= 0 {
-            if b.fours(us) > 0 {
+            let open_three = ply < self.quiet_ply && b.count(them, Threat::Flex4) > 0;
+            // Stand pat: where the opponent has no open three, a static value at beta or
+            // above ends the leaf whatever our fours would add (a win by them would only
+            // raise it), unless the opponent has fours that might win.
+            let stand = (!open_three).then(|| evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1));
+            let cut = stand.is_some_and(|s| s >= beta);
+            if cut && b.fours(them) == 0 {
+                return stand.unwrap_or(beta);
+            }
+            if !cut && b.fours(us) > 0 {
                 self.vcf_left = LEAF_VCF_BUDGET;
                 if let Some((plies, _)) = self.vcf(b, LEAF_VCF_DEPTH) {
                     return MATE - (p + plies as i32);
                 }
             }
-            let noisy = ply < self.quiet_ply
-                && (b.count(them, Threat::Flex4) > 0
-                    || (b.fours(them) > 0 && self.opponent_vcf(b)));
+            let noisy =
+                open_three || (ply < self.quiet_ply && b.fours(them) > 0 && self.opponent_vcf(b));
             if !noisy {
-                return evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1);
+                return stand
+                    .unwrap_or_else(|| evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1));
             }
         }
 
@@ -686,6 +724,13 @@ fn next_iteration_limit(limits: &Limits) -> Option<std::time::Duration> {
         (Some(soft), Some(hard)) => Some((soft * 4 / 3).min(hard * 7 / 10).max(soft)),
         (soft, _) => soft,
     }
+}
+
+/// The time `share` (a fraction) of the hard limit after `start`, if there is one.
+fn share(limits: &Limits, start: Instant, (num, den): (u32, u32)) -> Option<Instant> {
+    limits
+        .hard_time
+        .and_then(|h| start.checked_add(h * num / den))
 }
 
 /// Quiet moves tried at a non-PV node of `depth`: later ones are skipped (the list is
