@@ -72,6 +72,15 @@ impl Pairer {
         pairs
     }
 
+    /// The cells of the pairing just found.
+    fn found_zone(&self, board: &Board) -> u64 {
+        self.owner[..board.cells]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &slot)| slot != FREE)
+            .fold(0, |zone, (cell, _)| zone | 1 << cell)
+    }
+
     /// A pairing against `p` of the windows `p` can still fill with `left` stones.
     pub fn pairs_in_time(&mut self, board: &Board, p: usize, left: usize) -> Option<Vec<u64>> {
         if !self.solve_within(board, p, left) {
@@ -85,13 +94,7 @@ impl Pairer {
         if !self.solve(board, p) {
             return None;
         }
-        let mut zone = 0;
-        for (cell, &slot) in self.owner[..board.cells].iter().enumerate() {
-            if slot != FREE {
-                zone |= 1 << cell;
-            }
-        }
-        Some(zone)
+        Some(self.found_zone(board))
     }
 
     /// The cells of a pairing against `p` that covers only the windows `p` can still fill
@@ -100,13 +103,7 @@ impl Pairer {
         if !self.solve_within(board, p, left) {
             return None;
         }
-        let mut zone = 0;
-        for (cell, &slot) in self.owner[..board.cells].iter().enumerate() {
-            if slot != FREE {
-                zone |= 1 << cell;
-            }
-        }
-        Some(zone)
+        Some(self.found_zone(board))
     }
 
     fn solve(&mut self, board: &Board, p: usize) -> bool {
