@@ -111,7 +111,7 @@ pub enum Method {
     Proof,
 }
 
-/// What a running solve reports about once a second.
+/// What a running solve reports every [`proof::dfpn::REPORT_EVERY`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveProgress {
     /// The board.
@@ -122,6 +122,9 @@ pub struct SolveProgress {
     pub elapsed: Duration,
     /// Table occupancy in permille.
     pub hashfull: u32,
+    /// The proof search's root proof and disproof numbers (the work it sees left for a win
+    /// and for a disproof); `None` for alpha-beta.
+    pub numbers: Option<(u32, u32)>,
 }
 
 /// What solving one game found.
@@ -164,7 +167,7 @@ pub fn solve_game(
 
 /// Solves the game on `geometry` from the empty board, as `go` with no limit would (but
 /// within `time_limit`), with a fresh table, no random tie-breaks, and the list's entry for
-/// it if it has one. `progress` is called about once a second. `None` if the table cannot
+/// it if it has one. `progress` is called every [`proof::dfpn::REPORT_EVERY`]. `None` if the table cannot
 /// be had.
 pub fn solve_board(
     geometry: Geometry,
@@ -203,6 +206,7 @@ pub fn solve_board(
                 nodes: p.nodes,
                 elapsed: p.elapsed,
                 hashfull: p.hashfull,
+                numbers: Some((p.pn, p.dn)),
             })
         };
         // The value only: from the empty board the second player cannot win.
@@ -220,16 +224,17 @@ pub fn solve_board(
         soft_time: Some(time_limit),
         ..Limits::default()
     };
-    // Iterations come fast on small boards: report at most about once a second.
-    let mut next = Duration::from_secs(1);
+    // Iterations come fast on small boards: report at most as often as the proof search.
+    let mut next = proof::dfpn::REPORT_EVERY;
     let mut each = |it: &crate::search::Iteration| {
         if it.elapsed >= next {
-            next = it.elapsed + Duration::from_secs(1);
+            next = it.elapsed + proof::dfpn::REPORT_EVERY;
             progress(&SolveProgress {
                 geometry,
                 nodes: it.nodes,
                 elapsed: it.elapsed,
                 hashfull: it.hashfull,
+                numbers: None,
             })
         }
     };
@@ -270,7 +275,7 @@ fn fixed_search(
 }
 
 /// Solves every game of the solve list (`fixtures/solve.txt`), each within `time_limit`,
-/// calling `progress` about once a second and `each` after each game; `None` if stopped.
+/// calling `progress` every [`proof::dfpn::REPORT_EVERY`] and `each` after each game; `None` if stopped.
 pub fn solve(
     stop: &Arc<AtomicBool>,
     time_limit: Duration,

@@ -30,7 +30,9 @@ enum Sub {
     /// Solve m,n,k games from the empty board: the standard list, or one game.
     ///
     /// Prints one line per game (value, best move, nodes, time); progress goes to stderr
-    /// once a second (a status line rewritten in place on a terminal).
+    /// every 2 s: elapsed ms, nodes, table fill in permille, nodes per second and the proof
+    /// search's root proof and disproof numbers (a status line rewritten in place on a
+    /// terminal).
     Solve {
         /// Columns of the one game to solve (with ROWS and K); without, the whole list.
         #[arg(requires_all = ["rows", "k"])]

@@ -183,17 +183,26 @@ pub fn solve_text(line: &bench::SolveLine) -> String {
     )
 }
 
-/// How far a running solve has come: `solve 7x7 k=5 nodes N time MS hashfull H`.
+/// How far a running solve has come: `solve 8x8 k=5 nodes N time MS hashfull H nps N`, and
+/// for the proof search the root's numbers, `pn P dn D` (the work it sees left for a win and
+/// for a disproof).
 pub fn progress_text(p: &bench::SolveProgress) -> String {
-    format!(
-        "solve {}x{} k={} nodes {} time {} hashfull {}",
+    let micros = p.elapsed.as_micros().max(1);
+    let mut text = format!(
+        "solve {}x{} k={} nodes {} time {} hashfull {} nps {}",
         p.geometry.columns(),
         p.geometry.rows(),
         p.geometry.k(),
         p.nodes,
         p.elapsed.as_millis(),
-        p.hashfull
-    )
+        p.hashfull,
+        p.nodes as u128 * 1_000_000 / micros
+    );
+    if let Some((pn, dn)) = p.numbers {
+        use std::fmt::Write;
+        let _ = write!(text, " pn {pn} dn {dn}");
+    }
+    text
 }
 
 /// A certificate as text, one node a line, for a checker that knows nothing of kinrow:
@@ -289,6 +298,7 @@ fn write_certificate(
             nodes: p.nodes,
             elapsed: p.elapsed,
             hashfull: p.hashfull,
+            numbers: Some((p.pn, p.dn)),
         })
     };
     let cert = proof::certify(&pos, &budget, CERTIFICATE_MAX_NODES, &mut each)
@@ -307,7 +317,9 @@ const CERTIFICATE_MAX_NODES: usize = 5_000_000;
 
 /// `kinrow solve` on the command line: solves `game` (or, with `None`, every game of the
 /// solve list) within `limit` each, one line per game on stdout; on stderr a progress line
-/// about once a second, or, when stderr is a terminal, one status line rewritten in place.
+/// every two seconds (elapsed ms, nodes, nodes per second, table fill, the proof search's root
+/// numbers; [`progress_text`]), or, when stderr is a terminal, one status line rewritten in
+/// place.
 ///
 /// With `certificate`, the proof of the one game is also written to that file (see
 /// [`certificate_text`]).

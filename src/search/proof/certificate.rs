@@ -58,8 +58,8 @@ pub enum CertificateError {
     Contradiction,
 }
 
-struct Writer<'a> {
-    search: &'a mut Dfpn,
+struct Writer<'a, 'c> {
+    search: &'a mut Dfpn<'c>,
     stop: Arc<AtomicBool>,
     start: Instant,
     deadline: Option<Instant>,
@@ -98,7 +98,7 @@ pub fn write(
     })
 }
 
-impl Writer<'_> {
+impl Writer<'_, '_> {
     fn board(&self) -> &Board {
         &self.search.board
     }
