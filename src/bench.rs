@@ -175,12 +175,35 @@ pub fn solve_board(
     time_limit: Duration,
     progress: &mut dyn FnMut(&SolveProgress),
 ) -> Option<SolveLine> {
+    // With no checkpoint there is no checkpoint error.
+    solve_board_with(geometry, stop, time_limit, Setup::default(), progress).unwrap_or(None)
+}
+
+/// What a solve may be given besides its time: the table's size and a checkpoint.
+#[derive(Debug, Default)]
+pub struct Setup<'a> {
+    /// The table's size in MB; by default [`solve_hash_mb`].
+    pub hash_mb: Option<usize>,
+    /// The proof search's checkpoint (see [`proof::prove_checkpointed`]); alpha-beta and
+    /// the exhaustive search, which solve the smaller boards in a few seconds, keep none.
+    pub checkpoint: Option<&'a mut proof::checkpoint::Checkpoint>,
+}
+
+/// As [`solve_board`], with the table's size and the checkpoint of `setup`; an error if the
+/// checkpoint cannot be read (then nothing is searched) or written.
+pub fn solve_board_with(
+    geometry: Geometry,
+    stop: &Arc<AtomicBool>,
+    time_limit: Duration,
+    setup: Setup<'_>,
+    progress: &mut dyn FnMut(&SolveProgress),
+) -> Result<Option<SolveLine>, proof::checkpoint::CheckpointError> {
     let pos = Position::new(Tables::new(geometry));
     let game = solve_list()
         .iter()
         .find(|g| g.geometry == geometry)
         .cloned();
-    let hash_mb = solve_hash_mb(geometry);
+    let hash_mb = setup.hash_mb.unwrap_or(solve_hash_mb(geometry));
     let start = Instant::now();
     let budget = proof::Budget {
         hash_mb,
@@ -210,15 +233,22 @@ pub fn solve_board(
             })
         };
         // The value only: from the empty board the second player cannot win.
-        return proof::prove(&pos, &budget, true, &mut each).map(proven);
+        let found = match setup.checkpoint {
+            Some(c) => proof::prove_checkpointed(&pos, &budget, true, c, &mut each)?,
+            None => proof::prove(&pos, &budget, true, &mut each),
+        };
+        return Ok(found.map(proven));
     }
     // A draw is proven fastest by the exhaustive search; a win is left to alpha-beta, whose
     // distances are exact.
     if let Some(found) = proof::prove_exhaustive(&pos, &budget, true, false).proof {
-        return Some(proven(found));
+        return Ok(Some(proven(found)));
     }
     // Alpha-beta keeps every position it proves: the table that holds the most does best.
-    let mut searcher = Searcher::new(if geometry.cells() <= 16 { 1 } else { 256 }).ok()?;
+    let alpha_beta_mb = if geometry.cells() <= 16 { 1 } else { 256 };
+    let Ok(mut searcher) = Searcher::new(setup.hash_mb.unwrap_or(alpha_beta_mb)) else {
+        return Ok(None);
+    };
     let limits = Limits {
         hard_time: Some(time_limit),
         soft_time: Some(time_limit),
@@ -239,7 +269,7 @@ pub fn solve_board(
         }
     };
     let (result, elapsed) = fixed_search(&mut searcher, &pos, &limits, stop, &mut each);
-    Some(SolveLine {
+    Ok(Some(SolveLine {
         geometry,
         game,
         value: result.value,
@@ -249,7 +279,7 @@ pub fn solve_board(
         },
         nodes: result.nodes,
         elapsed,
-    })
+    }))
 }
 
 /// A search that depends on nothing but its arguments: default evaluation, no random

@@ -280,13 +280,14 @@ fn write_certificate(
     path: &std::path::Path,
     stop: &Arc<AtomicBool>,
     limit: Duration,
+    hash_mb: Option<usize>,
     progress: &mut dyn FnMut(&bench::SolveProgress),
 ) -> Result<usize, String> {
     use crate::search::proof;
     let pos = Position::new(crate::rules::Tables::new(geometry));
     let start = Instant::now();
     let budget = proof::Budget {
-        hash_mb: bench::solve_hash_mb(geometry),
+        hash_mb: hash_mb.unwrap_or(bench::solve_hash_mb(geometry)),
         stop: Arc::clone(stop),
         start,
         deadline: start.checked_add(limit),
@@ -315,21 +316,88 @@ fn write_certificate(
 /// memory the writer needs besides the search's table (some hundred bytes a node).
 const CERTIFICATE_MAX_NODES: usize = 5_000_000;
 
+/// What `kinrow solve` was asked for besides the game and the time.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Write the proof of the one game to this file (see [`certificate_text`]).
+    pub certificate: Option<std::path::PathBuf>,
+    /// Resume the one game's proof search from this file, and write it there as it goes
+    /// (see [`crate::search::proof::checkpoint`]).
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// With a checkpoint, stop after about this many nodes (see
+    /// [`crate::search::proof::checkpoint::Checkpoint::stop_after`]).
+    pub max_nodes: Option<u64>,
+    /// The table's size in MB, if not the default for the board.
+    pub hash_mb: Option<usize>,
+}
+
+/// The exit status of a solve stopped by SIGINT or SIGTERM (its checkpoint written), as
+/// shells report SIGINT.
+const INTERRUPTED_STATUS: u8 = 130;
+
+/// Routes SIGINT and SIGTERM to `flags` (the search's stop flag and the one that says a
+/// signal came); a second signal ends the process at once, should the checkpoint's write
+/// hang. The handlers come from `signal-hook` (as in `crate::client::interrupt`), which
+/// does the async-signal-safe part. If they cannot be installed, the signals keep their
+/// default action, which is said on stderr.
+fn stop_on_signals(flags: &[&Arc<AtomicBool>]) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    for signal in [SIGINT, SIGTERM] {
+        // The conditional shutdown first, so that it sees the flag as an earlier signal
+        // left it.
+        let mut installed = flag::register_conditional_shutdown(
+            signal,
+            i32::from(INTERRUPTED_STATUS),
+            Arc::clone(flags[0]),
+        )
+        .map(|_| ());
+        for f in flags {
+            installed = installed.and_then(|_| flag::register(signal, Arc::clone(f)).map(|_| ()));
+        }
+        if let Err(e) = installed {
+            eprintln!(
+                "kinrow solve: cannot handle signal {signal} ({e}): it ends the run without a checkpoint"
+            );
+        }
+    }
+}
+
 /// `kinrow solve` on the command line: solves `game` (or, with `None`, every game of the
 /// solve list) within `limit` each, one line per game on stdout; on stderr a progress line
 /// every two seconds (elapsed ms, nodes, nodes per second, table fill, the proof search's root
 /// numbers; [`progress_text`]), or, when stderr is a terminal, one status line rewritten in
 /// place.
 ///
-/// With `certificate`, the proof of the one game is also written to that file (see
-/// [`certificate_text`]).
+/// With a certificate, the proof of the one game is also written to that file (see
+/// [`certificate_text`]); with a checkpoint, the proof search resumes from it and writes it
+/// (every 5 minutes, at the time limit, on SIGINT or SIGTERM), and says so on stderr.
 pub fn solve_command_line(
     game: Option<crate::rules::Geometry>,
     limit: Duration,
-    certificate: Option<&std::path::Path>,
+    options: &SolveOptions,
 ) -> ExitCode {
+    use crate::search::proof::checkpoint::{self, Checkpoint};
     use std::io::{IsTerminal, Write};
     let stop = Arc::new(AtomicBool::new(false));
+    let signalled = Arc::new(AtomicBool::new(false));
+    let mut checkpoint = match (game, &options.checkpoint) {
+        (Some(g), Some(path)) => {
+            let pos = Position::new(crate::rules::Tables::new(g));
+            if !crate::search::uses_proof_search(&pos) {
+                eprintln!(
+                    "kinrow solve: --checkpoint is for the games of the proof search (the larger \
+                     freestyle boards, up to 64 cells); {g} is solved without one"
+                );
+                return ExitCode::from(2);
+            }
+            stop_on_signals(&[&stop, &signalled]);
+            let mut c = Checkpoint::new(path, g, checkpoint::EVERY);
+            c.stop_after = options.max_nodes;
+            Some(c)
+        }
+        _ => None,
+    };
     let terminal = std::io::stderr().is_terminal();
     let mut progress = |p: &bench::SolveProgress| {
         let text = progress_text(p);
@@ -358,7 +426,22 @@ pub fn solve_command_line(
         }
     };
     let done = match game {
-        Some(g) => bench::solve_board(g, &stop, limit, &mut progress).map(|line| each(&line)),
+        Some(g) => {
+            let setup = bench::Setup {
+                hash_mb: options.hash_mb,
+                checkpoint: checkpoint.as_mut(),
+            };
+            match bench::solve_board_with(g, &stop, limit, setup, &mut progress) {
+                Ok(line) => line.map(|line| each(&line)),
+                Err(e) => {
+                    if terminal {
+                        let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+                    }
+                    eprintln!("kinrow solve: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
         None => {
             let r = bench::solve(&stop, limit, &mut progress, &mut each);
             if r.is_some() {
@@ -367,8 +450,25 @@ pub fn solve_command_line(
             r
         }
     };
-    if let (Some(g), Some(path), Some(())) = (game, certificate, done) {
-        match write_certificate(g, path, &stop, limit, &mut progress) {
+    if let Some(c) = &checkpoint {
+        let path = c.path().display();
+        if let Some(l) = c.loaded {
+            eprintln!(
+                "checkpoint {path}: resumed from {} entries ({} nodes in {:.1} s before this run)",
+                l.entries,
+                l.nodes,
+                l.elapsed.as_secs_f64()
+            );
+        }
+        if let Some(n) = c.written {
+            eprintln!("checkpoint {path}: written, {n} entries");
+        }
+    }
+    if signalled.load(std::sync::atomic::Ordering::Relaxed) {
+        return ExitCode::from(INTERRUPTED_STATUS);
+    }
+    if let (Some(g), Some(path), Some(())) = (game, &options.certificate, done) {
+        match write_certificate(g, path, &stop, limit, options.hash_mb, &mut progress) {
             Ok(n) => eprintln!("certificate of {n} nodes written to {}", path.display()),
             Err(e) => {
                 eprintln!("kinrow solve: no certificate: {e}");

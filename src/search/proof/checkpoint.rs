@@ -116,6 +116,9 @@ pub struct Checkpoint {
     pub written: Option<u64>,
     /// Times written.
     pub writes: u32,
+    /// Stop the search (and write the checkpoint) once it has searched this many nodes in
+    /// this run (checked every 1024 nodes): a long proof in slices of a known size.
+    pub stop_after: Option<u64>,
     error: Option<CheckpointError>,
 }
 
@@ -154,6 +157,7 @@ impl Checkpoint {
             loaded: None,
             written: None,
             writes: 0,
+            stop_after: None,
             error: None,
         }
     }
@@ -372,5 +376,60 @@ impl Checkpoint {
     /// The failed periodic write, if any.
     pub fn take_error(&mut self) -> Option<CheckpointError> {
         self.error.take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::proof::table::{Entry, STAGE_ZONE};
+
+    #[test]
+    fn a_table_comes_back_as_it_was_written() {
+        let geometry = Geometry::new(8, 8, 5).expect("a game");
+        let path = std::env::temp_dir().join(format!("kinrow-unit-ckpt-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let mut table = Table::new(1);
+        let entries: Vec<Entry> = (1..500u64)
+            .map(|i| Entry {
+                key: i.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                pn: (i % 7) as u32,
+                dn: if i % 3 == 0 { 0 } else { INF },
+                zone: i << 3,
+                work: i as u32,
+                dist: (i % 11) as u16,
+                stage: STAGE_ZONE,
+            })
+            .collect();
+        for e in &entries {
+            table.store(*e);
+        }
+        let mut c = Checkpoint::new(&path, geometry, EVERY);
+        c.set_root(42, 0);
+        assert_eq!(c.load(&mut Table::new(1)).expect("no file yet"), None);
+        c.save(&table, 1234, Duration::from_secs(5))
+            .expect("written");
+        assert_eq!(c.written, Some(entries.len() as u64));
+
+        let mut back = Table::new(1);
+        let mut d = Checkpoint::new(&path, geometry, EVERY);
+        d.set_root(42, 0);
+        let loaded = d.load(&mut back).expect("read").expect("a file");
+        assert_eq!(loaded.entries, entries.len() as u64);
+        assert_eq!(loaded.nodes, 1234);
+        assert_eq!(loaded.elapsed, Duration::from_secs(5));
+        for e in &entries {
+            let b = back.probe(e.key).expect("kept");
+            assert_eq!(
+                (b.pn, b.dn, b.zone, b.work, b.dist, b.stage),
+                (e.pn, e.dn, e.zone, e.work, e.dist, e.stage)
+            );
+        }
+        // Another position or another attacker is another search.
+        let mut other = Checkpoint::new(&path, geometry, EVERY);
+        other.set_root(42, 1);
+        let e = other.load(&mut Table::new(1)).expect_err("o's search");
+        assert!(matches!(e, CheckpointError::OtherGame { .. }), "{e}");
+        let _ = std::fs::remove_file(&path);
     }
 }

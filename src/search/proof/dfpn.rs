@@ -186,6 +186,11 @@ impl<'c> Dfpn<'c> {
         if self.deadline.is_some_and(|d| now >= d) {
             self.aborted = true;
         }
+        if let Some(c) = self.checkpoint.as_deref()
+            && c.stop_after.is_some_and(|n| self.nodes >= n)
+        {
+            self.aborted = true;
+        }
         if let Some(c) = self.checkpoint.as_deref_mut()
             && c.due(now)
             && let Err(e) = c.save(&self.table, self.nodes, now - self.start)
