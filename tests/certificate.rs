@@ -19,8 +19,13 @@ struct Cert {
     /// 1 for x, 2 for o.
     attacker: u8,
     wins: bool,
-    nodes: Vec<(String, Vec<usize>, Vec<usize>)>,
+    /// Each node's kind, squares (moves or pairs) and links: the node each move leads to
+    /// and the symmetry (0 to 7) to see the position through.
+    nodes: Vec<(String, Vec<usize>, Vec<Link>)>,
 }
+
+/// A node a move leads to, and the symmetry (0 to 7) to see the position through.
+type Link = (usize, u8);
 
 fn square(name: &str, columns: usize, rows: usize) -> Result<usize, String> {
     let mut chars = name.chars();
@@ -40,7 +45,11 @@ fn square(name: &str, columns: usize, rows: usize) -> Result<usize, String> {
 
 fn parse(text: &str) -> Result<Cert, String> {
     let mut lines = text.lines();
-    if lines.next() != Some("kinrow certificate 1") {
+    // Version 2 added the symmetries of links; a version 1 file reads the same.
+    if !matches!(
+        lines.next(),
+        Some("kinrow certificate 1" | "kinrow certificate 2")
+    ) {
         return Err("not a certificate".into());
     }
     let board: Vec<usize> = lines
@@ -85,7 +94,13 @@ fn parse(text: &str) -> Result<Cert, String> {
                         return Err("odd move list".into());
                     };
                     moves.push(square(sq, columns, rows)?);
-                    links.push(id.parse().map_err(|_| "bad node id".to_string())?);
+                    let (id, sym) = id.split_once(':').unwrap_or((id, "0"));
+                    let id = id.parse().map_err(|_| "bad node id".to_string())?;
+                    let sym: u8 = sym.parse().map_err(|_| "bad symmetry".to_string())?;
+                    if sym > 7 || (sym & 4 != 0 && columns != rows) {
+                        return Err(format!("no symmetry {sym} on this board"));
+                    }
+                    links.push((id, sym));
                 }
             }
             "pairing" | "pairing-in-time" => {
@@ -147,6 +162,27 @@ struct Checker {
 }
 
 impl Checker {
+    /// The position seen through symmetry `sym`: on 0-based (file, rank), bit 4 swaps file
+    /// and rank first, then bit 1 mirrors the files and bit 2 the ranks.
+    fn image(&self, cells: &[u8], sym: u8) -> Vec<u8> {
+        let (c, r) = (self.cert.columns, self.cert.rows);
+        let mut out = vec![0u8; cells.len()];
+        for (sq, &v) in cells.iter().enumerate() {
+            let (mut f, mut rk) = (sq % c, sq / c);
+            if sym & 4 != 0 {
+                (f, rk) = (rk, f);
+            }
+            if sym & 1 != 0 {
+                f = c - 1 - f;
+            }
+            if sym & 2 != 0 {
+                rk = r - 1 - rk;
+            }
+            out[rk * c + f] = v;
+        }
+        out
+    }
+
     fn won(&self, cells: &[u8], p: u8) -> bool {
         self.windows
             .iter()
@@ -234,11 +270,11 @@ impl Checker {
                 if side != owner && sorted != empties {
                     return Err(format!("node {id}: not every reply is answered"));
                 }
-                for (&c, &child) in moves.iter().zip(&links) {
+                for (&c, &(child, sym)) in moves.iter().zip(&links) {
                     cells[c] = to_move;
-                    let r = self.check(child, cells, 3 - to_move);
+                    let mut image = self.image(cells, sym);
                     cells[c] = 0;
-                    r?;
+                    self.check(child, &mut image, 3 - to_move)?;
                 }
             }
             _ => return Err(format!("node {id}: unknown kind")),
@@ -341,6 +377,27 @@ fn corrupted_certificates_are_refused() {
     };
     moved[d] = words.join(" ");
     assert!(check(&(moved.join("\n") + "\n")).is_err());
+    // A link seen through the wrong symmetry: where the position after the move is not
+    // itself symmetric, the node is checked at another position, which is refused.
+    let mut refused = 0;
+    let mut links = 0;
+    for (i, line) in lines.iter().enumerate() {
+        for (w, word) in line.split(' ').enumerate() {
+            let Some((id, _)) = word.split_once(':') else {
+                continue;
+            };
+            links += 1;
+            let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
+            words[w] = id.to_string();
+            let mut wrong: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+            wrong[i] = words.join(" ");
+            if check(&(wrong.join("\n") + "\n")).is_err() {
+                refused += 1;
+            }
+        }
+    }
+    assert!(links > 0, "the certificate of 3x3 k=3 shares mirror images");
+    assert!(refused > 0, "{refused} of {links} wrong symmetries refused");
 }
 
 #[test]

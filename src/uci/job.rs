@@ -208,11 +208,11 @@ pub fn progress_text(p: &bench::SolveProgress) -> String {
 /// A certificate as text, one node a line, for a checker that knows nothing of kinrow:
 ///
 /// ```text
-/// kinrow certificate 1
+/// kinrow certificate 2
 /// board 4 4 4
 /// claim x cannot win
 /// nodes 3
-/// 0 attacker a1 1 b1 2 ...
+/// 0 attacker a1 1 b1 2:1 ...
 /// 1 defender b2 5
 /// 2 pairing a1 a2 b1 c2
 /// ```
@@ -223,16 +223,19 @@ pub fn progress_text(p: &bench::SolveProgress) -> String {
 /// last completed a window), `full` (no empty cell), `pairing` (pairs of empty cells,
 /// two squares each, such that every window without a defender stone holds a pair) and
 /// `pairing-in-time` (the same for the windows the attacker can still fill with the stones
-/// it has left to place).
+/// it has left to place). A node reached by a move as `N:S` is node N of the position after
+/// the move seen through symmetry S (1 to 7; plain `N` is S = 0, the position itself): on
+/// 0-based (file, rank), S & 4 swaps file and rank first (square boards), then S & 1 mirrors
+/// the files (f to columns - 1 - f) and S & 2 the ranks. (Version 1 had no symmetries.)
 pub fn certificate_text(
     geometry: crate::rules::Geometry,
     cert: &crate::search::proof::certificate::Certificate,
 ) -> String {
-    use crate::search::proof::certificate::Node;
+    use crate::search::proof::certificate::{Edge, Node};
     use std::fmt::Write;
     let letter = if cert.attacker == 0 { 'x' } else { 'o' };
     let mut out = String::new();
-    let _ = writeln!(out, "kinrow certificate 1");
+    let _ = writeln!(out, "kinrow certificate 2");
     let _ = writeln!(
         out,
         "board {} {} {}",
@@ -253,7 +256,7 @@ pub fn certificate_text(
     for (id, node) in cert.nodes.iter().enumerate().rev() {
         let _ = write!(out, "{}", renumber(id));
         type Pairs<'a> = &'a [(usize, usize)];
-        let (kind, moves, pairs): (&str, Pairs, Pairs) = match node {
+        let (kind, moves, pairs): (&str, &[Edge], Pairs) = match node {
             Node::Attacker(m) => ("attacker", m, &[]),
             Node::Defender(m) => ("defender", m, &[]),
             Node::Won => ("won", &[], &[]),
@@ -262,8 +265,11 @@ pub fn certificate_text(
             Node::PairingInTime(p) => ("pairing-in-time", &[], p),
         };
         let _ = write!(out, " {kind}");
-        for &(sq, child) in moves {
-            let _ = write!(out, " {} {}", geometry.name(sq), renumber(child));
+        for e in moves {
+            let _ = write!(out, " {} {}", geometry.name(e.sq), renumber(e.child));
+            if e.symmetry.code() != 0 {
+                let _ = write!(out, ":{}", e.symmetry.code());
+            }
         }
         for &(a, b) in pairs {
             let _ = write!(out, " {} {}", geometry.name(a), geometry.name(b));

@@ -328,6 +328,7 @@ pub fn certify(
     };
     Some(certificate::write(
         &mut search,
+        pos.geometry().columns(),
         wins,
         &budget.stop,
         budget.start,
