@@ -21,7 +21,17 @@ struct Cert {
     wins: bool,
     /// Each node's kind, squares (moves or pairs) and links: the node each move leads to
     /// and the symmetry (0 to 7) to see the position through.
-    nodes: Vec<(String, Vec<usize>, Vec<Link>)>,
+    nodes: Vec<Node>,
+}
+
+/// A node as read: its kind, squares (moves or pairs), links (one per move) and, for
+/// `attacker-pass`, the reply and the pairs' squares.
+#[derive(Clone)]
+struct Node {
+    kind: String,
+    moves: Vec<usize>,
+    links: Vec<Link>,
+    pass: Vec<usize>,
 }
 
 /// A node a move leads to, and the symmetry (0 to 7) to see the position through.
@@ -85,10 +95,20 @@ fn parse(text: &str) -> Result<Cert, String> {
             return Err(format!("node {i} out of order"));
         }
         let kind = t.next().ok_or("no kind")?.to_string();
-        let rest: Vec<&str> = t.collect();
-        let (mut moves, mut links) = (Vec::new(), Vec::new());
+        let mut rest: Vec<&str> = t.collect();
+        let (mut moves, mut links, mut pass) = (Vec::new(), Vec::new(), Vec::new());
+        if kind == "attacker-pass" {
+            let slash = rest
+                .iter()
+                .position(|&w| w == "/")
+                .ok_or("attacker-pass without a slash")?;
+            for sq in &rest[..slash] {
+                pass.push(square(sq, columns, rows)?);
+            }
+            rest.drain(..=slash);
+        }
         match kind.as_str() {
-            "attacker" | "defender" => {
+            "attacker" | "defender" | "attacker-pass" => {
                 for pair in rest.chunks(2) {
                     let [sq, id] = pair else {
                         return Err("odd move list".into());
@@ -111,7 +131,12 @@ fn parse(text: &str) -> Result<Cert, String> {
             "won" | "full" if rest.is_empty() => {}
             _ => return Err(format!("bad node {line}")),
         }
-        nodes.push((kind, moves, links));
+        nodes.push(Node {
+            kind,
+            moves,
+            links,
+            pass,
+        });
     }
     if nodes.len() != n {
         return Err("node count differs".into());
@@ -198,7 +223,12 @@ impl Checker {
                 Err(format!("node {id} at two positions"))
             };
         }
-        let (kind, moves, links) = self
+        let Node {
+            kind,
+            moves,
+            links,
+            pass,
+        } = self
             .cert
             .nodes
             .get(id)
@@ -251,8 +281,8 @@ impl Checker {
                     }
                 }
             }
-            "attacker" | "defender" => {
-                let side = if kind == "attacker" { a } else { d };
+            "attacker" | "defender" | "attacker-pass" => {
+                let side = if kind == "defender" { d } else { a };
                 if side != to_move {
                     return Err(format!("node {id}: {kind} is not to move"));
                 }
@@ -267,7 +297,44 @@ impl Checker {
                 if side == owner && moves.len() != 1 {
                     return Err(format!("node {id}: one move expected"));
                 }
-                if side != owner && sorted != empties {
+                // The moves to answer: every empty cell, or for attacker-pass those of the
+                // reply and the pairs, the others being answered by the reply.
+                let mut to_answer = empties.clone();
+                if kind == "attacker-pass" {
+                    if self.cert.wins {
+                        return Err(format!("node {id}: a pass's pairing for a win"));
+                    }
+                    let (&reply, pairs) = pass.split_first().ok_or("no reply")?;
+                    let mut after = cells.clone();
+                    if after[reply] != 0 {
+                        return Err(format!("node {id}: the reply is not empty"));
+                    }
+                    after[reply] = d;
+                    // The pairs: disjoint and empty after the reply, and one in every window
+                    // still open for the attacker (extra attacker stones off them change
+                    // none of that).
+                    let mut used = vec![false; cells.len()];
+                    for &c in pairs {
+                        if after[c] != 0 || used[c] {
+                            return Err(format!("node {id}: pairs overlap or are not empty"));
+                        }
+                        used[c] = true;
+                    }
+                    if pairs.len() % 2 == 1 {
+                        return Err(format!("node {id}: an odd pairing"));
+                    }
+                    for w in &self.windows {
+                        let open = w.iter().all(|&c| after[c] != d);
+                        let paired = pairs
+                            .chunks(2)
+                            .any(|p| w.contains(&p[0]) && w.contains(&p[1]));
+                        if open && !paired {
+                            return Err(format!("node {id}: an open window holds no pair"));
+                        }
+                    }
+                    to_answer.retain(|&c| c == reply || used[c]);
+                }
+                if side != owner && sorted != to_answer {
                     return Err(format!("node {id}: not every reply is answered"));
                 }
                 for (&c, &(child, sym)) in moves.iter().zip(&links) {
@@ -348,7 +415,7 @@ fn corrupted_certificates_are_refused() {
     // An attacker node with one answer left out.
     let i = lines
         .iter()
-        .position(|l| l.contains(" attacker "))
+        .position(|l| l.contains(" attacker"))
         .expect("an attacker node");
     let mut cut: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
     let words: Vec<&str> = lines[i].split(' ').collect();
@@ -377,6 +444,30 @@ fn corrupted_certificates_are_refused() {
     };
     moved[d] = words.join(" ");
     assert!(check(&(moved.join("\n") + "\n")).is_err());
+    // An attacker-pass node whose pairing lost a pair, or whose reply moved.
+    let p = lines
+        .iter()
+        .position(|l| l.contains(" attacker-pass "))
+        .expect("an attacker-pass node");
+    let words: Vec<&str> = lines[p].split(' ').collect();
+    let slash = words.iter().position(|&w| w == "/").expect("a slash");
+    assert!(slash >= 5, "a reply and a pair: {}", lines[p]);
+    let mut unpaired: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+    unpaired[p] = [&words[..slash - 2], &words[slash..]].concat().join(" ");
+    assert!(check(&(unpaired.join("\n") + "\n")).is_err());
+    for other in ["a1", "b2", "c3"] {
+        if words[2] == other {
+            continue;
+        }
+        let mut replied: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        let mut w: Vec<&str> = words.clone();
+        w[2] = other;
+        replied[p] = w.join(" ");
+        assert!(
+            check(&(replied.join("\n") + "\n")).is_err(),
+            "reply {other}"
+        );
+    }
     // A link seen through the wrong symmetry: where the position after the move is not
     // itself symmetric, the node is checked at another position, which is refused.
     let mut refused = 0;

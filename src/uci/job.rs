@@ -215,6 +215,7 @@ pub fn progress_text(p: &bench::SolveProgress) -> String {
 /// 0 attacker a1 1 b1 2:1 ...
 /// 1 defender b2 5
 /// 2 pairing a1 a2 b1 c2
+/// 3 attacker-pass b2 a1 a2 c1 c3 / a1 4 a2 5 b2 6 c1 7 c3 8
 /// ```
 ///
 /// The root, node 0, is the empty board with x to move. `claim` is `x wins` or `x cannot
@@ -223,7 +224,12 @@ pub fn progress_text(p: &bench::SolveProgress) -> String {
 /// last completed a window), `full` (no empty cell), `pairing` (pairs of empty cells,
 /// two squares each, such that every window without a defender stone holds a pair) and
 /// `pairing-in-time` (the same for the windows the attacker can still fill with the stones
-/// it has left to place). A node reached by a move as `N:S` is node N of the position after
+/// it has left to place). `attacker-pass R P1 P2 ... / M1 N1 ...` is an attacker node
+/// answered by R wherever the attacker plays off the cells of R and the pairs P1 P2 ...,
+/// which must be a pairing against the attacker once the defender has a stone on R (an
+/// extra attacker stone off them changes no window open for the attacker); the moves after
+/// the slash, each with its node, are those on the pairs' cells and R. A node reached by a
+/// move as `N:S` is node N of the position after
 /// the move seen through symmetry S (1 to 7; plain `N` is S = 0, the position itself): on
 /// 0-based (file, rank), S & 4 swaps file and rank first (square boards), then S & 1 mirrors
 /// the files (f to columns - 1 - f) and S & 2 the ranks. (Version 1 had no symmetries.)
@@ -257,6 +263,19 @@ pub fn certificate_text(
         let _ = write!(out, "{}", renumber(id));
         type Pairs<'a> = &'a [(usize, usize)];
         let (kind, moves, pairs): (&str, &[Edge], Pairs) = match node {
+            Node::AttackerPass {
+                reply,
+                pairs,
+                moves,
+            } => {
+                // The reply and its pairing first, then the moves after a slash.
+                let _ = write!(out, " attacker-pass {}", geometry.name(*reply));
+                for &(a, b) in pairs {
+                    let _ = write!(out, " {} {}", geometry.name(a), geometry.name(b));
+                }
+                out.push_str(" /");
+                ("", moves, &[])
+            }
             Node::Attacker(m) => ("attacker", m, &[]),
             Node::Defender(m) => ("defender", m, &[]),
             Node::Won => ("won", &[], &[]),
@@ -264,7 +283,9 @@ pub fn certificate_text(
             Node::Pairing(p) => ("pairing", &[], p),
             Node::PairingInTime(p) => ("pairing-in-time", &[], p),
         };
-        let _ = write!(out, " {kind}");
+        if !kind.is_empty() {
+            let _ = write!(out, " {kind}");
+        }
         for e in moves {
             let _ = write!(out, " {} {}", geometry.name(e.sq), renumber(e.child));
             if e.symmetry.code() != 0 {

@@ -89,6 +89,19 @@ pub enum Node {
     Won,
     /// The board is full.
     Full,
+    /// The attacker to move, answered by `reply` wherever it plays off the cells of `pairs`
+    /// and `reply`: `pairs` is a pairing against the attacker on the position with the
+    /// defender's stone on `reply` (the attacker's extra stone, off the pairs, changes no
+    /// window open for it), so the defender follows it from there. `moves` are the
+    /// attacker's moves on those cells, as in [`Node::Attacker`].
+    AttackerPass {
+        /// The defender's answer to the moves off the pairing.
+        reply: Square,
+        /// The pairing after `reply`.
+        pairs: Vec<(Square, Square)>,
+        /// The other moves.
+        moves: Vec<Edge>,
+    },
     /// Pairs of empty cells such that every window still open for the attacker holds one.
     Pairing(Vec<(Square, Square)>),
     /// The same for the windows the attacker can still fill with the stones it has left.
@@ -291,8 +304,21 @@ impl Writer<'_, '_> {
         // Every cell where the claim's opponent moves; one where its owner does.
         let every = attacker_node != self.wins;
         let mut children = Vec::new();
+        // Where the attacker could pass and the defender's reply leave a pairing, its moves
+        // off the pairing's cells are answered by that reply and need no node of their own.
+        let pass = if every && attacker_node {
+            // Only if it leaves moves out.
+            self.pass_pairing().filter(|(reply, pairs)| {
+                empty & !(1 << reply | pairs.iter().fold(0, |z, p| z | p)) != 0
+            })
+        } else {
+            None
+        };
+        let moves = pass.as_ref().map_or(empty, |(reply, pairs)| {
+            empty & (1 << reply | pairs.iter().fold(0, |z, p| z | p))
+        });
         if every {
-            for sq in cells_of(empty) {
+            for sq in cells_of(moves) {
                 if !self.child_holds(sq)? {
                     return Err(CertificateError::Contradiction);
                 }
@@ -349,13 +375,41 @@ impl Writer<'_, '_> {
                 symmetry,
             });
         }
-        let id = self.add(if attacker_node {
-            Node::Attacker(children)
-        } else {
-            Node::Defender(children)
+        let id = self.add(match pass {
+            Some((reply, pairs)) => Node::AttackerPass {
+                reply,
+                pairs: split(&pairs),
+                moves: children,
+            },
+            None if attacker_node => Node::Attacker(children),
+            None => Node::Defender(children),
         })?;
         self.seen.insert(key, (id, sym));
         Ok(id)
+    }
+}
+
+impl Writer<'_, '_> {
+    /// A defender reply to an attacker pass that leaves a pairing against the attacker, with
+    /// the pairing, the one with the fewest cells.
+    fn pass_pairing(&mut self) -> Option<(Square, Vec<u64>)> {
+        let a = self.search.attacker;
+        let mut pairer = super::pairs::Pairer::new();
+        let mut best: Option<(Square, Vec<u64>)> = None;
+        for b in cells_of(self.board().empty()) {
+            let board = &mut self.search.board;
+            board.make_null();
+            board.make(b);
+            let found = pairer.pairs(board, a);
+            board.unmake();
+            board.unmake();
+            if let Some(pairs) = found
+                && best.as_ref().is_none_or(|(_, p)| pairs.len() < p.len())
+            {
+                best = Some((b, pairs));
+            }
+        }
+        best
     }
 }
 
