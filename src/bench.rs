@@ -111,7 +111,7 @@ pub enum Method {
     Proof,
 }
 
-/// What a running solve reports about once a second.
+/// What a running solve reports every [`proof::dfpn::REPORT_EVERY`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveProgress {
     /// The board.
@@ -122,6 +122,9 @@ pub struct SolveProgress {
     pub elapsed: Duration,
     /// Table occupancy in permille.
     pub hashfull: u32,
+    /// The proof search's root proof and disproof numbers (the work it sees left for a win
+    /// and for a disproof); `None` for alpha-beta.
+    pub numbers: Option<(u32, u32)>,
 }
 
 /// What solving one game found.
@@ -164,7 +167,7 @@ pub fn solve_game(
 
 /// Solves the game on `geometry` from the empty board, as `go` with no limit would (but
 /// within `time_limit`), with a fresh table, no random tie-breaks, and the list's entry for
-/// it if it has one. `progress` is called about once a second. `None` if the table cannot
+/// it if it has one. `progress` is called every [`proof::dfpn::REPORT_EVERY`]. `None` if the table cannot
 /// be had.
 pub fn solve_board(
     geometry: Geometry,
@@ -172,12 +175,35 @@ pub fn solve_board(
     time_limit: Duration,
     progress: &mut dyn FnMut(&SolveProgress),
 ) -> Option<SolveLine> {
+    // With no checkpoint there is no checkpoint error.
+    solve_board_with(geometry, stop, time_limit, Setup::default(), progress).unwrap_or(None)
+}
+
+/// What a solve may be given besides its time: the table's size and a checkpoint.
+#[derive(Debug, Default)]
+pub struct Setup<'a> {
+    /// The table's size in MB; by default [`solve_hash_mb`].
+    pub hash_mb: Option<usize>,
+    /// The proof search's checkpoint (see [`proof::prove_checkpointed`]); alpha-beta and
+    /// the exhaustive search, which solve the smaller boards in a few seconds, keep none.
+    pub checkpoint: Option<&'a mut proof::checkpoint::Checkpoint>,
+}
+
+/// As [`solve_board`], with the table's size and the checkpoint of `setup`; an error if the
+/// checkpoint cannot be read (then nothing is searched) or written.
+pub fn solve_board_with(
+    geometry: Geometry,
+    stop: &Arc<AtomicBool>,
+    time_limit: Duration,
+    setup: Setup<'_>,
+    progress: &mut dyn FnMut(&SolveProgress),
+) -> Result<Option<SolveLine>, proof::checkpoint::CheckpointError> {
     let pos = Position::new(Tables::new(geometry));
     let game = solve_list()
         .iter()
         .find(|g| g.geometry == geometry)
         .cloned();
-    let hash_mb = solve_hash_mb(geometry);
+    let hash_mb = setup.hash_mb.unwrap_or(solve_hash_mb(geometry));
     let start = Instant::now();
     let budget = proof::Budget {
         hash_mb,
@@ -203,38 +229,47 @@ pub fn solve_board(
                 nodes: p.nodes,
                 elapsed: p.elapsed,
                 hashfull: p.hashfull,
+                numbers: Some((p.pn, p.dn)),
             })
         };
         // The value only: from the empty board the second player cannot win.
-        return proof::prove(&pos, &budget, true, &mut each).map(proven);
+        let found = match setup.checkpoint {
+            Some(c) => proof::prove_checkpointed(&pos, &budget, true, c, &mut each)?,
+            None => proof::prove(&pos, &budget, true, &mut each),
+        };
+        return Ok(found.map(proven));
     }
     // A draw is proven fastest by the exhaustive search; a win is left to alpha-beta, whose
     // distances are exact.
     if let Some(found) = proof::prove_exhaustive(&pos, &budget, true, false).proof {
-        return Some(proven(found));
+        return Ok(Some(proven(found)));
     }
     // Alpha-beta keeps every position it proves: the table that holds the most does best.
-    let mut searcher = Searcher::new(if geometry.cells() <= 16 { 1 } else { 256 }).ok()?;
+    let alpha_beta_mb = if geometry.cells() <= 16 { 1 } else { 256 };
+    let Ok(mut searcher) = Searcher::new(setup.hash_mb.unwrap_or(alpha_beta_mb)) else {
+        return Ok(None);
+    };
     let limits = Limits {
         hard_time: Some(time_limit),
         soft_time: Some(time_limit),
         ..Limits::default()
     };
-    // Iterations come fast on small boards: report at most about once a second.
-    let mut next = Duration::from_secs(1);
+    // Iterations come fast on small boards: report at most as often as the proof search.
+    let mut next = proof::dfpn::REPORT_EVERY;
     let mut each = |it: &crate::search::Iteration| {
         if it.elapsed >= next {
-            next = it.elapsed + Duration::from_secs(1);
+            next = it.elapsed + proof::dfpn::REPORT_EVERY;
             progress(&SolveProgress {
                 geometry,
                 nodes: it.nodes,
                 elapsed: it.elapsed,
                 hashfull: it.hashfull,
+                numbers: None,
             })
         }
     };
     let (result, elapsed) = fixed_search(&mut searcher, &pos, &limits, stop, &mut each);
-    Some(SolveLine {
+    Ok(Some(SolveLine {
         geometry,
         game,
         value: result.value,
@@ -244,7 +279,7 @@ pub fn solve_board(
         },
         nodes: result.nodes,
         elapsed,
-    })
+    }))
 }
 
 /// A search that depends on nothing but its arguments: default evaluation, no random
@@ -270,7 +305,7 @@ fn fixed_search(
 }
 
 /// Solves every game of the solve list (`fixtures/solve.txt`), each within `time_limit`,
-/// calling `progress` about once a second and `each` after each game; `None` if stopped.
+/// calling `progress` every [`proof::dfpn::REPORT_EVERY`] and `each` after each game; `None` if stopped.
 pub fn solve(
     stop: &Arc<AtomicBool>,
     time_limit: Duration,

@@ -30,7 +30,9 @@ enum Sub {
     /// Solve m,n,k games from the empty board: the standard list, or one game.
     ///
     /// Prints one line per game (value, best move, nodes, time); progress goes to stderr
-    /// once a second (a status line rewritten in place on a terminal).
+    /// every 2 s: elapsed ms, nodes, table fill in permille, nodes per second and the proof
+    /// search's root proof and disproof numbers (a status line rewritten in place on a
+    /// terminal).
     Solve {
         /// Columns of the one game to solve (with ROWS and K); without, the whole list.
         #[arg(requires_all = ["rows", "k"])]
@@ -40,13 +42,32 @@ enum Sub {
         /// Stones in a row that win.
         k: Option<u32>,
         /// Seconds to give each game before reporting it unproven.
-        #[arg(long, value_name = "S", default_value_t = 30.0)]
+        #[arg(
+            long,
+            visible_alias = "max-time",
+            value_name = "S",
+            default_value_t = 30.0
+        )]
         time: f64,
         /// Also write the proof of the one game to FILE (boards of up to 64 cells), for an
         /// independent checker: the winning strategy, or the strategy that stops the first
         /// player.
         #[arg(long, value_name = "FILE", requires = "columns")]
         certificate: Option<std::path::PathBuf>,
+        /// Stop and resume a long proof (the proof search's games, freestyle boards of 29
+        /// to 64 cells): the search's table is written to FILE every 5 minutes, at the time
+        /// limit and on Ctrl-C or SIGTERM, and a run that finds FILE resumes from it. A file
+        /// of another game, or a damaged one, is refused. Its size is at most the table's
+        /// (--hash).
+        #[arg(long, value_name = "FILE", requires = "columns")]
+        checkpoint: Option<std::path::PathBuf>,
+        /// With --checkpoint: stop after about N nodes (a multiple of 1024) and write the
+        /// checkpoint, for a proof in slices of a known size.
+        #[arg(long, value_name = "N", requires = "checkpoint")]
+        max_nodes: Option<u64>,
+        /// The table's size in MB (by default 1 to 256, by the board's size).
+        #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: Option<u32>,
     },
     /// Run as a Gomocup brain (Piskvork, c-gomoku-cli): the Gomoku AI protocol on
     /// stdin/stdout, boards up to 20x20 (START 20, RECTSTART 20,15).
@@ -127,7 +148,19 @@ fn main() -> ExitCode {
             k,
             time,
             certificate,
-        }) => solve(columns.zip(rows).zip(k), time, certificate.as_deref()),
+            checkpoint,
+            max_nodes,
+            hash,
+        }) => solve(
+            columns.zip(rows).zip(k),
+            time,
+            kinrow::uci::SolveOptions {
+                certificate,
+                checkpoint,
+                max_nodes,
+                hash_mb: hash.map(|mb| mb as usize),
+            },
+        ),
         Some(Sub::Gomocup) => kinrow::gomocup::run(),
         Some(Sub::Match { args }) => kinrow::referee::main(&args),
         Some(Sub::Play { args }) => kinrow::play::main(&args),
@@ -151,11 +184,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// `kinrow solve [C R K] [--time S]`.
+/// `kinrow solve [C R K] [--time S] [--certificate FILE] [--checkpoint FILE] [--hash MB]`.
 fn solve(
     game: Option<((u32, u32), u32)>,
     seconds: f64,
-    certificate: Option<&std::path::Path>,
+    options: kinrow::uci::SolveOptions,
 ) -> ExitCode {
     let Ok(limit) = std::time::Duration::try_from_secs_f64(seconds) else {
         eprintln!("kinrow solve: --time must be a number of seconds, 0 or more, got {seconds}");
@@ -169,7 +202,7 @@ fn solve(
             return ExitCode::from(2);
         }
     };
-    kinrow::uci::solve_command_line(geometry, limit, certificate)
+    kinrow::uci::solve_command_line(geometry, limit, &options)
 }
 
 /// The command line; started by a name beginning `pbrain-` it is `kinrow gomocup`, since
@@ -240,6 +273,17 @@ mod tests {
             parse(&["solve", "7", "6", "5", "--time", "2.5"]).expect("solve one").command,
             Some(Sub::Solve { columns: Some(7), rows: Some(6), k: Some(5), time, .. }) if time == 2.5
         ));
+        assert!(matches!(
+            parse(&["solve", "8", "8", "5", "--max-time", "60", "--checkpoint", "f", "--hash", "64"])
+                .expect("solve with a checkpoint")
+                .command,
+            Some(Sub::Solve { time, checkpoint: Some(_), hash: Some(64), .. }) if time == 60.0
+        ));
+        assert!(
+            parse(&["solve", "--checkpoint", "f"]).is_err(),
+            "a checkpoint is of one game"
+        );
+        assert!(parse(&["solve", "8", "8", "5", "--hash", "0"]).is_err());
         assert!(
             parse(&["solve", "7"]).is_err(),
             "one game needs all three numbers"

@@ -19,8 +19,23 @@ struct Cert {
     /// 1 for x, 2 for o.
     attacker: u8,
     wins: bool,
-    nodes: Vec<(String, Vec<usize>, Vec<usize>)>,
+    /// Each node's kind, squares (moves or pairs) and links: the node each move leads to
+    /// and the symmetry (0 to 7) to see the position through.
+    nodes: Vec<Node>,
 }
+
+/// A node as read: its kind, squares (moves or pairs), links (one per move) and, for
+/// `attacker-pass`, the reply and the pairs' squares.
+#[derive(Clone)]
+struct Node {
+    kind: String,
+    moves: Vec<usize>,
+    links: Vec<Link>,
+    pass: Vec<usize>,
+}
+
+/// A node a move leads to, and the symmetry (0 to 7) to see the position through.
+type Link = (usize, u8);
 
 fn square(name: &str, columns: usize, rows: usize) -> Result<usize, String> {
     let mut chars = name.chars();
@@ -40,7 +55,11 @@ fn square(name: &str, columns: usize, rows: usize) -> Result<usize, String> {
 
 fn parse(text: &str) -> Result<Cert, String> {
     let mut lines = text.lines();
-    if lines.next() != Some("kinrow certificate 1") {
+    // Version 2 added the symmetries of links; a version 1 file reads the same.
+    if !matches!(
+        lines.next(),
+        Some("kinrow certificate 1" | "kinrow certificate 2")
+    ) {
         return Err("not a certificate".into());
     }
     let board: Vec<usize> = lines
@@ -76,16 +95,32 @@ fn parse(text: &str) -> Result<Cert, String> {
             return Err(format!("node {i} out of order"));
         }
         let kind = t.next().ok_or("no kind")?.to_string();
-        let rest: Vec<&str> = t.collect();
-        let (mut moves, mut links) = (Vec::new(), Vec::new());
+        let mut rest: Vec<&str> = t.collect();
+        let (mut moves, mut links, mut pass) = (Vec::new(), Vec::new(), Vec::new());
+        if kind == "attacker-pass" {
+            let slash = rest
+                .iter()
+                .position(|&w| w == "/")
+                .ok_or("attacker-pass without a slash")?;
+            for sq in &rest[..slash] {
+                pass.push(square(sq, columns, rows)?);
+            }
+            rest.drain(..=slash);
+        }
         match kind.as_str() {
-            "attacker" | "defender" => {
+            "attacker" | "defender" | "attacker-pass" => {
                 for pair in rest.chunks(2) {
                     let [sq, id] = pair else {
                         return Err("odd move list".into());
                     };
                     moves.push(square(sq, columns, rows)?);
-                    links.push(id.parse().map_err(|_| "bad node id".to_string())?);
+                    let (id, sym) = id.split_once(':').unwrap_or((id, "0"));
+                    let id = id.parse().map_err(|_| "bad node id".to_string())?;
+                    let sym: u8 = sym.parse().map_err(|_| "bad symmetry".to_string())?;
+                    if sym > 7 || (sym & 4 != 0 && columns != rows) {
+                        return Err(format!("no symmetry {sym} on this board"));
+                    }
+                    links.push((id, sym));
                 }
             }
             "pairing" | "pairing-in-time" => {
@@ -96,7 +131,12 @@ fn parse(text: &str) -> Result<Cert, String> {
             "won" | "full" if rest.is_empty() => {}
             _ => return Err(format!("bad node {line}")),
         }
-        nodes.push((kind, moves, links));
+        nodes.push(Node {
+            kind,
+            moves,
+            links,
+            pass,
+        });
     }
     if nodes.len() != n {
         return Err("node count differs".into());
@@ -147,6 +187,27 @@ struct Checker {
 }
 
 impl Checker {
+    /// The position seen through symmetry `sym`: on 0-based (file, rank), bit 4 swaps file
+    /// and rank first, then bit 1 mirrors the files and bit 2 the ranks.
+    fn image(&self, cells: &[u8], sym: u8) -> Vec<u8> {
+        let (c, r) = (self.cert.columns, self.cert.rows);
+        let mut out = vec![0u8; cells.len()];
+        for (sq, &v) in cells.iter().enumerate() {
+            let (mut f, mut rk) = (sq % c, sq / c);
+            if sym & 4 != 0 {
+                (f, rk) = (rk, f);
+            }
+            if sym & 1 != 0 {
+                f = c - 1 - f;
+            }
+            if sym & 2 != 0 {
+                rk = r - 1 - rk;
+            }
+            out[rk * c + f] = v;
+        }
+        out
+    }
+
     fn won(&self, cells: &[u8], p: u8) -> bool {
         self.windows
             .iter()
@@ -162,7 +223,12 @@ impl Checker {
                 Err(format!("node {id} at two positions"))
             };
         }
-        let (kind, moves, links) = self
+        let Node {
+            kind,
+            moves,
+            links,
+            pass,
+        } = self
             .cert
             .nodes
             .get(id)
@@ -215,8 +281,8 @@ impl Checker {
                     }
                 }
             }
-            "attacker" | "defender" => {
-                let side = if kind == "attacker" { a } else { d };
+            "attacker" | "defender" | "attacker-pass" => {
+                let side = if kind == "defender" { d } else { a };
                 if side != to_move {
                     return Err(format!("node {id}: {kind} is not to move"));
                 }
@@ -231,14 +297,51 @@ impl Checker {
                 if side == owner && moves.len() != 1 {
                     return Err(format!("node {id}: one move expected"));
                 }
-                if side != owner && sorted != empties {
+                // The moves to answer: every empty cell, or for attacker-pass those of the
+                // reply and the pairs, the others being answered by the reply.
+                let mut to_answer = empties.clone();
+                if kind == "attacker-pass" {
+                    if self.cert.wins {
+                        return Err(format!("node {id}: a pass's pairing for a win"));
+                    }
+                    let (&reply, pairs) = pass.split_first().ok_or("no reply")?;
+                    let mut after = cells.clone();
+                    if after[reply] != 0 {
+                        return Err(format!("node {id}: the reply is not empty"));
+                    }
+                    after[reply] = d;
+                    // The pairs: disjoint and empty after the reply, and one in every window
+                    // still open for the attacker (extra attacker stones off them change
+                    // none of that).
+                    let mut used = vec![false; cells.len()];
+                    for &c in pairs {
+                        if after[c] != 0 || used[c] {
+                            return Err(format!("node {id}: pairs overlap or are not empty"));
+                        }
+                        used[c] = true;
+                    }
+                    if pairs.len() % 2 == 1 {
+                        return Err(format!("node {id}: an odd pairing"));
+                    }
+                    for w in &self.windows {
+                        let open = w.iter().all(|&c| after[c] != d);
+                        let paired = pairs
+                            .chunks(2)
+                            .any(|p| w.contains(&p[0]) && w.contains(&p[1]));
+                        if open && !paired {
+                            return Err(format!("node {id}: an open window holds no pair"));
+                        }
+                    }
+                    to_answer.retain(|&c| c == reply || used[c]);
+                }
+                if side != owner && sorted != to_answer {
                     return Err(format!("node {id}: not every reply is answered"));
                 }
-                for (&c, &child) in moves.iter().zip(&links) {
+                for (&c, &(child, sym)) in moves.iter().zip(&links) {
                     cells[c] = to_move;
-                    let r = self.check(child, cells, 3 - to_move);
+                    let mut image = self.image(cells, sym);
                     cells[c] = 0;
-                    r?;
+                    self.check(child, &mut image, 3 - to_move)?;
                 }
             }
             _ => return Err(format!("node {id}: unknown kind")),
@@ -312,7 +415,7 @@ fn corrupted_certificates_are_refused() {
     // An attacker node with one answer left out.
     let i = lines
         .iter()
-        .position(|l| l.contains(" attacker "))
+        .position(|l| l.contains(" attacker"))
         .expect("an attacker node");
     let mut cut: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
     let words: Vec<&str> = lines[i].split(' ').collect();
@@ -341,6 +444,51 @@ fn corrupted_certificates_are_refused() {
     };
     moved[d] = words.join(" ");
     assert!(check(&(moved.join("\n") + "\n")).is_err());
+    // An attacker-pass node whose pairing lost a pair, or whose reply moved.
+    let p = lines
+        .iter()
+        .position(|l| l.contains(" attacker-pass "))
+        .expect("an attacker-pass node");
+    let words: Vec<&str> = lines[p].split(' ').collect();
+    let slash = words.iter().position(|&w| w == "/").expect("a slash");
+    assert!(slash >= 5, "a reply and a pair: {}", lines[p]);
+    let mut unpaired: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+    unpaired[p] = [&words[..slash - 2], &words[slash..]].concat().join(" ");
+    assert!(check(&(unpaired.join("\n") + "\n")).is_err());
+    for other in ["a1", "b2", "c3"] {
+        if words[2] == other {
+            continue;
+        }
+        let mut replied: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        let mut w: Vec<&str> = words.clone();
+        w[2] = other;
+        replied[p] = w.join(" ");
+        assert!(
+            check(&(replied.join("\n") + "\n")).is_err(),
+            "reply {other}"
+        );
+    }
+    // A link seen through the wrong symmetry: where the position after the move is not
+    // itself symmetric, the node is checked at another position, which is refused.
+    let mut refused = 0;
+    let mut links = 0;
+    for (i, line) in lines.iter().enumerate() {
+        for (w, word) in line.split(' ').enumerate() {
+            let Some((id, _)) = word.split_once(':') else {
+                continue;
+            };
+            links += 1;
+            let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
+            words[w] = id.to_string();
+            let mut wrong: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+            wrong[i] = words.join(" ");
+            if check(&(wrong.join("\n") + "\n")).is_err() {
+                refused += 1;
+            }
+        }
+    }
+    assert!(links > 0, "the certificate of 3x3 k=3 shares mirror images");
+    assert!(refused > 0, "{refused} of {links} wrong symmetries refused");
 }
 
 #[test]

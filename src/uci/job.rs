@@ -183,29 +183,39 @@ pub fn solve_text(line: &bench::SolveLine) -> String {
     )
 }
 
-/// How far a running solve has come: `solve 7x7 k=5 nodes N time MS hashfull H`.
+/// How far a running solve has come: `solve 8x8 k=5 nodes N time MS hashfull H nps N`, and
+/// for the proof search the root's numbers, `pn P dn D` (the work it sees left for a win and
+/// for a disproof).
 pub fn progress_text(p: &bench::SolveProgress) -> String {
-    format!(
-        "solve {}x{} k={} nodes {} time {} hashfull {}",
+    let micros = p.elapsed.as_micros().max(1);
+    let mut text = format!(
+        "solve {}x{} k={} nodes {} time {} hashfull {} nps {}",
         p.geometry.columns(),
         p.geometry.rows(),
         p.geometry.k(),
         p.nodes,
         p.elapsed.as_millis(),
-        p.hashfull
-    )
+        p.hashfull,
+        p.nodes as u128 * 1_000_000 / micros
+    );
+    if let Some((pn, dn)) = p.numbers {
+        use std::fmt::Write;
+        let _ = write!(text, " pn {pn} dn {dn}");
+    }
+    text
 }
 
 /// A certificate as text, one node a line, for a checker that knows nothing of kinrow:
 ///
 /// ```text
-/// kinrow certificate 1
+/// kinrow certificate 2
 /// board 4 4 4
 /// claim x cannot win
 /// nodes 3
-/// 0 attacker a1 1 b1 2 ...
+/// 0 attacker a1 1 b1 2:1 ...
 /// 1 defender b2 5
 /// 2 pairing a1 a2 b1 c2
+/// 3 attacker-pass b2 a1 a2 c1 c3 / a1 4 a2 5 b2 6 c1 7 c3 8
 /// ```
 ///
 /// The root, node 0, is the empty board with x to move. `claim` is `x wins` or `x cannot
@@ -214,16 +224,24 @@ pub fn progress_text(p: &bench::SolveProgress) -> String {
 /// last completed a window), `full` (no empty cell), `pairing` (pairs of empty cells,
 /// two squares each, such that every window without a defender stone holds a pair) and
 /// `pairing-in-time` (the same for the windows the attacker can still fill with the stones
-/// it has left to place).
+/// it has left to place). `attacker-pass R P1 P2 ... / M1 N1 ...` is an attacker node
+/// answered by R wherever the attacker plays off the cells of R and the pairs P1 P2 ...,
+/// which must be a pairing against the attacker once the defender has a stone on R (an
+/// extra attacker stone off them changes no window open for the attacker); the moves after
+/// the slash, each with its node, are those on the pairs' cells and R. A node reached by a
+/// move as `N:S` is node N of the position after
+/// the move seen through symmetry S (1 to 7; plain `N` is S = 0, the position itself): on
+/// 0-based (file, rank), S & 4 swaps file and rank first (square boards), then S & 1 mirrors
+/// the files (f to columns - 1 - f) and S & 2 the ranks. (Version 1 had no symmetries.)
 pub fn certificate_text(
     geometry: crate::rules::Geometry,
     cert: &crate::search::proof::certificate::Certificate,
 ) -> String {
-    use crate::search::proof::certificate::Node;
+    use crate::search::proof::certificate::{Edge, Node};
     use std::fmt::Write;
     let letter = if cert.attacker == 0 { 'x' } else { 'o' };
     let mut out = String::new();
-    let _ = writeln!(out, "kinrow certificate 1");
+    let _ = writeln!(out, "kinrow certificate 2");
     let _ = writeln!(
         out,
         "board {} {} {}",
@@ -244,7 +262,20 @@ pub fn certificate_text(
     for (id, node) in cert.nodes.iter().enumerate().rev() {
         let _ = write!(out, "{}", renumber(id));
         type Pairs<'a> = &'a [(usize, usize)];
-        let (kind, moves, pairs): (&str, Pairs, Pairs) = match node {
+        let (kind, moves, pairs): (&str, &[Edge], Pairs) = match node {
+            Node::AttackerPass {
+                reply,
+                pairs,
+                moves,
+            } => {
+                // The reply and its pairing first, then the moves after a slash.
+                let _ = write!(out, " attacker-pass {}", geometry.name(*reply));
+                for &(a, b) in pairs {
+                    let _ = write!(out, " {} {}", geometry.name(a), geometry.name(b));
+                }
+                out.push_str(" /");
+                ("", moves, &[])
+            }
             Node::Attacker(m) => ("attacker", m, &[]),
             Node::Defender(m) => ("defender", m, &[]),
             Node::Won => ("won", &[], &[]),
@@ -252,9 +283,14 @@ pub fn certificate_text(
             Node::Pairing(p) => ("pairing", &[], p),
             Node::PairingInTime(p) => ("pairing-in-time", &[], p),
         };
-        let _ = write!(out, " {kind}");
-        for &(sq, child) in moves {
-            let _ = write!(out, " {} {}", geometry.name(sq), renumber(child));
+        if !kind.is_empty() {
+            let _ = write!(out, " {kind}");
+        }
+        for e in moves {
+            let _ = write!(out, " {} {}", geometry.name(e.sq), renumber(e.child));
+            if e.symmetry.code() != 0 {
+                let _ = write!(out, ":{}", e.symmetry.code());
+            }
         }
         for &(a, b) in pairs {
             let _ = write!(out, " {} {}", geometry.name(a), geometry.name(b));
@@ -271,13 +307,14 @@ fn write_certificate(
     path: &std::path::Path,
     stop: &Arc<AtomicBool>,
     limit: Duration,
+    hash_mb: Option<usize>,
     progress: &mut dyn FnMut(&bench::SolveProgress),
 ) -> Result<usize, String> {
     use crate::search::proof;
     let pos = Position::new(crate::rules::Tables::new(geometry));
     let start = Instant::now();
     let budget = proof::Budget {
-        hash_mb: bench::solve_hash_mb(geometry),
+        hash_mb: hash_mb.unwrap_or(bench::solve_hash_mb(geometry)),
         stop: Arc::clone(stop),
         start,
         deadline: start.checked_add(limit),
@@ -289,6 +326,7 @@ fn write_certificate(
             nodes: p.nodes,
             elapsed: p.elapsed,
             hashfull: p.hashfull,
+            numbers: Some((p.pn, p.dn)),
         })
     };
     let cert = proof::certify(&pos, &budget, CERTIFICATE_MAX_NODES, &mut each)
@@ -305,19 +343,88 @@ fn write_certificate(
 /// memory the writer needs besides the search's table (some hundred bytes a node).
 const CERTIFICATE_MAX_NODES: usize = 5_000_000;
 
+/// What `kinrow solve` was asked for besides the game and the time.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Write the proof of the one game to this file (see [`certificate_text`]).
+    pub certificate: Option<std::path::PathBuf>,
+    /// Resume the one game's proof search from this file, and write it there as it goes
+    /// (see [`crate::search::proof::checkpoint`]).
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// With a checkpoint, stop after about this many nodes (see
+    /// [`crate::search::proof::checkpoint::Checkpoint::stop_after`]).
+    pub max_nodes: Option<u64>,
+    /// The table's size in MB, if not the default for the board.
+    pub hash_mb: Option<usize>,
+}
+
+/// The exit status of a solve stopped by SIGINT or SIGTERM (its checkpoint written), as
+/// shells report SIGINT.
+const INTERRUPTED_STATUS: u8 = 130;
+
+/// Routes SIGINT and SIGTERM to `flags` (the search's stop flag and the one that says a
+/// signal came); a second signal ends the process at once, should the checkpoint's write
+/// hang. The handlers come from `signal-hook` (as in `crate::client::interrupt`), which
+/// does the async-signal-safe part. If they cannot be installed, the signals keep their
+/// default action, which is said on stderr.
+fn stop_on_signals(flags: &[&Arc<AtomicBool>]) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    for signal in [SIGINT, SIGTERM] {
+        // The conditional shutdown first, so that it sees the flag as an earlier signal
+        // left it.
+        let mut installed = flag::register_conditional_shutdown(
+            signal,
+            i32::from(INTERRUPTED_STATUS),
+            Arc::clone(flags[0]),
+        )
+        .map(|_| ());
+        for f in flags {
+            installed = installed.and_then(|_| flag::register(signal, Arc::clone(f)).map(|_| ()));
+        }
+        if let Err(e) = installed {
+            eprintln!(
+                "kinrow solve: cannot handle signal {signal} ({e}): it ends the run without a checkpoint"
+            );
+        }
+    }
+}
+
 /// `kinrow solve` on the command line: solves `game` (or, with `None`, every game of the
 /// solve list) within `limit` each, one line per game on stdout; on stderr a progress line
-/// about once a second, or, when stderr is a terminal, one status line rewritten in place.
+/// every two seconds (elapsed ms, nodes, nodes per second, table fill, the proof search's root
+/// numbers; [`progress_text`]), or, when stderr is a terminal, one status line rewritten in
+/// place.
 ///
-/// With `certificate`, the proof of the one game is also written to that file (see
-/// [`certificate_text`]).
+/// With a certificate, the proof of the one game is also written to that file (see
+/// [`certificate_text`]); with a checkpoint, the proof search resumes from it and writes it
+/// (every 5 minutes, at the time limit, on SIGINT or SIGTERM), and says so on stderr.
 pub fn solve_command_line(
     game: Option<crate::rules::Geometry>,
     limit: Duration,
-    certificate: Option<&std::path::Path>,
+    options: &SolveOptions,
 ) -> ExitCode {
+    use crate::search::proof::checkpoint::{self, Checkpoint};
     use std::io::{IsTerminal, Write};
     let stop = Arc::new(AtomicBool::new(false));
+    let signalled = Arc::new(AtomicBool::new(false));
+    let mut checkpoint = match (game, &options.checkpoint) {
+        (Some(g), Some(path)) => {
+            let pos = Position::new(crate::rules::Tables::new(g));
+            if !crate::search::uses_proof_search(&pos) {
+                eprintln!(
+                    "kinrow solve: --checkpoint is for the games of the proof search (the larger \
+                     freestyle boards, up to 64 cells); {g} is solved without one"
+                );
+                return ExitCode::from(2);
+            }
+            stop_on_signals(&[&stop, &signalled]);
+            let mut c = Checkpoint::new(path, g, checkpoint::EVERY);
+            c.stop_after = options.max_nodes;
+            Some(c)
+        }
+        _ => None,
+    };
     let terminal = std::io::stderr().is_terminal();
     let mut progress = |p: &bench::SolveProgress| {
         let text = progress_text(p);
@@ -346,7 +453,22 @@ pub fn solve_command_line(
         }
     };
     let done = match game {
-        Some(g) => bench::solve_board(g, &stop, limit, &mut progress).map(|line| each(&line)),
+        Some(g) => {
+            let setup = bench::Setup {
+                hash_mb: options.hash_mb,
+                checkpoint: checkpoint.as_mut(),
+            };
+            match bench::solve_board_with(g, &stop, limit, setup, &mut progress) {
+                Ok(line) => line.map(|line| each(&line)),
+                Err(e) => {
+                    if terminal {
+                        let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+                    }
+                    eprintln!("kinrow solve: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
         None => {
             let r = bench::solve(&stop, limit, &mut progress, &mut each);
             if r.is_some() {
@@ -355,8 +477,25 @@ pub fn solve_command_line(
             r
         }
     };
-    if let (Some(g), Some(path), Some(())) = (game, certificate, done) {
-        match write_certificate(g, path, &stop, limit, &mut progress) {
+    if let Some(c) = &checkpoint {
+        let path = c.path().display();
+        if let Some(l) = c.loaded {
+            eprintln!(
+                "checkpoint {path}: resumed from {} entries ({} nodes in {:.1} s before this run)",
+                l.entries,
+                l.nodes,
+                l.elapsed.as_secs_f64()
+            );
+        }
+        if let Some(n) = c.written {
+            eprintln!("checkpoint {path}: written, {n} entries");
+        }
+    }
+    if signalled.load(std::sync::atomic::Ordering::Relaxed) {
+        return ExitCode::from(INTERRUPTED_STATUS);
+    }
+    if let (Some(g), Some(path), Some(())) = (game, &options.certificate, done) {
+        match write_certificate(g, path, &stop, limit, options.hash_mb, &mut progress) {
             Ok(n) => eprintln!("certificate of {n} nodes written to {}", path.display()),
             Err(e) => {
                 eprintln!("kinrow solve: no certificate: {e}");

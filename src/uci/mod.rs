@@ -19,7 +19,7 @@
 mod game;
 mod help;
 mod job;
-pub use job::{certificate_text, solve_command_line};
+pub use job::{SolveOptions, certificate_text, solve_command_line};
 mod limits;
 mod options;
 mod queue;

@@ -50,7 +50,15 @@ pub struct Board {
     keys: [u64; 8],
     /// Moves made, `None` for a null move.
     history: Vec<Option<u8>>,
+    /// For each player, the windows (as bits of their indices, at most 256 since cells name
+    /// them by a byte) it can complete with one more stone, and those it needs two more
+    /// for: kept as stones come and go, so that threats and fours cost a few bit scans
+    /// rather than a pass over every window (threats took a fifth of df-pn's time).
+    need: [[WindowSet; 2]; 2],
 }
+
+/// A set of windows by index.
+type WindowSet = [u64; 4];
 
 impl Board {
     /// The proof board for `pos`, if it is freestyle and has at most [`MAX_CELLS`] cells and no
@@ -85,7 +93,7 @@ impl Board {
             }
         }
         let to_u8 = |v: &Vec<usize>| v.iter().map(|&c| c as u8).collect::<Vec<u8>>();
-        Board {
+        let mut b = Board {
             cells,
             k: tables.geometry.k(),
             counts: vec![[0, 0]; lines.len()],
@@ -98,7 +106,42 @@ impl Board {
             side: 0,
             keys: [0; 8],
             history: Vec::with_capacity(2 * cells),
+            need: [[[0; 4]; 2]; 2],
+        };
+        for l in 0..b.lines.len() {
+            b.refresh(l);
         }
+        b
+    }
+
+    /// Puts window `l` in the right [`Board::need`] sets after its counts changed.
+    #[inline(always)]
+    fn refresh(&mut self, l: usize) {
+        let c = self.counts[l];
+        let (w, bit) = (l / 64, 1u64 << (l % 64));
+        // Without branches: this runs for every window through every stone played.
+        for p in 0..2 {
+            let open = c[1 - p] == 0;
+            let have = c[p] as usize;
+            let one = (open && have + 1 == self.k) as u64;
+            let two = (open && have + 2 == self.k) as u64;
+            self.need[0][p][w] = (self.need[0][p][w] & !bit) | (bit * one);
+            self.need[1][p][w] = (self.need[1][p][w] & !bit) | (bit * two);
+        }
+    }
+
+    /// The empty cells of the windows of `set`.
+    #[inline]
+    fn cells_of_windows(&self, set: &WindowSet) -> u64 {
+        let mut out = 0;
+        for (w, &word) in set.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                out |= self.lines[w * 64 + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+        }
+        out & self.empty()
     }
 
     /// The empty cells.
@@ -114,8 +157,10 @@ impl Board {
 
     fn put(&mut self, sq: usize, p: usize) {
         self.stones[p] |= 1 << sq;
-        for &l in &self.cell_lines[sq] {
-            self.counts[l as usize][p] += 1;
+        for i in 0..self.cell_lines[sq].len() {
+            let l = self.cell_lines[sq][i] as usize;
+            self.counts[l][p] += 1;
+            self.refresh(l);
         }
         for (key, perm) in self.keys.iter_mut().zip(&self.perms) {
             *key ^= self.zobrist[perm[sq] as usize][p];
@@ -124,8 +169,10 @@ impl Board {
 
     fn take(&mut self, sq: usize, p: usize) {
         self.stones[p] &= !(1 << sq);
-        for &l in &self.cell_lines[sq] {
-            self.counts[l as usize][p] -= 1;
+        for i in 0..self.cell_lines[sq].len() {
+            let l = self.cell_lines[sq][i] as usize;
+            self.counts[l][p] -= 1;
+            self.refresh(l);
         }
         for (key, perm) in self.keys.iter_mut().zip(&self.perms) {
             *key ^= self.zobrist[perm[sq] as usize][p];
@@ -197,15 +244,9 @@ impl Board {
     }
 
     /// Cells where `p` completes a window at once.
+    #[inline]
     pub fn threats(&self, p: usize) -> u64 {
-        let empty = self.empty();
-        let mut out = 0;
-        for (l, c) in self.counts.iter().enumerate() {
-            if c[1 - p] == 0 && c[p] as usize + 1 == self.k {
-                out |= self.lines[l] & empty;
-            }
-        }
-        out
+        self.cells_of_windows(&self.need[0][p])
     }
 
     /// Whether `p` has k in a row.
@@ -256,13 +297,7 @@ impl Board {
         if depth == 0 || k < 3 || self.threats(d) != 0 {
             return None;
         }
-        let empty = self.empty();
-        let mut fours = 0u64;
-        for (l, c) in self.counts.iter().enumerate() {
-            if c[d] == 0 && c[a] as usize + 2 == k {
-                fours |= self.lines[l] & empty;
-            }
-        }
+        let fours = self.cells_of_windows(&self.need[1][a]);
         for sq in cells_of(fours) {
             if *budget == 0 {
                 return None;

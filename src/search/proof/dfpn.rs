@@ -39,7 +39,11 @@ const ORDER: Order = Order { shift: 3, block: 2 };
 /// The null move among a node's children.
 const NULL: u8 = u8::MAX;
 
-/// What the search reports while it runs (about once a second).
+/// How often the search reports its progress: the clock is read every 1024 nodes, a report
+/// is made when this much time has passed since the last.
+pub const REPORT_EVERY: Duration = Duration::from_secs(2);
+
+/// What the search reports while it runs (every [`REPORT_EVERY`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
     /// Nodes searched so far.
@@ -78,8 +82,9 @@ pub enum Outcome {
     Unknown,
 }
 
-/// The df-pn searcher: the board, the table and the scratch space.
-pub struct Dfpn {
+/// The df-pn searcher: the board, the table and the scratch space, and the checkpoint it
+/// writes, if any.
+pub struct Dfpn<'c> {
     /// The position searched, after the root's moves.
     pub board: Board,
     /// The table.
@@ -95,14 +100,21 @@ pub struct Dfpn {
     next_report: Instant,
     aborted: bool,
     kids: Vec<Vec<Kid>>,
-    root_key: Option<u64>,
+    /// The ply of the root of the current run, and the root's numbers as last computed
+    /// there: the table has them only when the root's visit ends, which from the root's
+    /// infinite thresholds is when the run ends.
+    root_ply: usize,
+    root_numbers: (u32, u32),
     /// Search the pass at every attacker node (see [`super::Budget::always_pass`]).
     pub always_pass: bool,
+    /// Written every [`super::checkpoint::EVERY`] while the search runs; a failed write
+    /// stops the search (and is kept in the checkpoint for the caller).
+    pub checkpoint: Option<&'c mut super::checkpoint::Checkpoint>,
 }
 
-impl Dfpn {
+impl<'c> Dfpn<'c> {
     /// A search of `board` for `attacker` with a table of `hash_mb` MB.
-    pub fn new(board: Board, attacker: usize, hash_mb: usize) -> Dfpn {
+    pub fn new(board: Board, attacker: usize, hash_mb: usize) -> Dfpn<'c> {
         let depth = 2 * board.cells + 4;
         Dfpn {
             board,
@@ -116,13 +128,15 @@ impl Dfpn {
             next_report: Instant::now(),
             aborted: false,
             kids: (0..depth).map(|_| Vec::with_capacity(64)).collect(),
-            root_key: None,
+            root_ply: 0,
+            root_numbers: (1, 1),
             always_pass: false,
+            checkpoint: None,
         }
     }
 
     /// Searches until the root is settled, `stop` is raised or `deadline` passes; `report`
-    /// is called about once a second.
+    /// is called every [`REPORT_EVERY`].
     pub fn run(
         &mut self,
         stop: &Arc<AtomicBool>,
@@ -133,9 +147,10 @@ impl Dfpn {
         self.stop = Arc::clone(stop);
         self.start = start;
         self.deadline = deadline;
-        self.next_report = start + Duration::from_secs(1);
+        self.next_report = start + REPORT_EVERY;
         self.aborted = false;
-        self.root_key = Some(self.board.canonical().0);
+        self.root_ply = self.board.ply();
+        self.root_numbers = self.root_entry().map_or((1, 1), |e| (e.pn, e.dn));
         loop {
             let (pn, dn) = self.mid(INF - 1, INF - 1, report);
             if self.aborted {
@@ -171,9 +186,21 @@ impl Dfpn {
         if self.deadline.is_some_and(|d| now >= d) {
             self.aborted = true;
         }
+        if let Some(c) = self.checkpoint.as_deref()
+            && c.stop_after.is_some_and(|n| self.nodes >= n)
+        {
+            self.aborted = true;
+        }
+        if let Some(c) = self.checkpoint.as_deref_mut()
+            && c.due(now)
+            && let Err(e) = c.save(&self.table, self.nodes, now - self.start)
+        {
+            c.fail(e);
+            self.aborted = true;
+        }
         if now >= self.next_report {
-            self.next_report = now + Duration::from_secs(1);
-            let root = self.root_progress();
+            self.next_report = now + REPORT_EVERY;
+            let root = self.root_numbers;
             report(&Progress {
                 nodes: self.nodes,
                 elapsed: now - self.start,
@@ -183,14 +210,6 @@ impl Dfpn {
             });
         }
         self.aborted
-    }
-
-    /// The proof and disproof numbers of the position at the bottom of the board's history.
-    fn root_progress(&self) -> (u32, u32) {
-        // The root is where the current search began: its key was stored at the first visit.
-        self.root_key
-            .and_then(|k| self.table.probe(k))
-            .map_or((1, 1), |e| (e.pn, e.dn))
     }
 }
 
@@ -222,7 +241,7 @@ impl Settled {
     }
 }
 
-impl Dfpn {
+impl Dfpn<'_> {
     /// Settles the node without a search where the rules or a pairing can.
     fn settle(&mut self, vcf_budget: u32) -> Option<Settled> {
         let a = self.attacker;
@@ -543,6 +562,9 @@ impl Dfpn {
                     sum += cp as u64;
                 }
                 pn = sum.min(INF as u64 - 1) as u32;
+            }
+            if ply == self.root_ply {
+                self.root_numbers = (pn, dn);
             }
             if pn == 0 || dn == 0 {
                 result = self.conclude(&kids, attacker_node, stage, null_zone, pn == 0);

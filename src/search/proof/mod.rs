@@ -16,10 +16,12 @@
 //! - [`pairs`]: pairing strategies by bipartite matching;
 //! - [`table`]: the transposition table with proof numbers and zones;
 //! - [`dfpn`]: the search;
-//! - [`exhaustive`]: the plain search for the smaller boards.
+//! - [`exhaustive`]: the plain search for the smaller boards;
+//! - [`checkpoint`]: df-pn's table in a file, to stop a long proof and resume it.
 
 pub mod board;
 pub mod certificate;
+pub mod checkpoint;
 pub mod dfpn;
 pub mod exhaustive;
 pub mod pairs;
@@ -83,12 +85,38 @@ pub fn prove(
     value_only: bool,
     report: &mut dyn FnMut(&Progress),
 ) -> Option<Proof> {
+    // With no checkpoint there is no checkpoint error.
+    prove_with(pos, budget, value_only, None, report).unwrap_or(None)
+}
+
+/// As [`prove`], with the table of the first df-pn search (the one that answers "can the
+/// side to move win?", all a solve from the empty board needs) read from `checkpoint`'s file
+/// if there is one, and written to it every [`checkpoint::EVERY`], when the search stops
+/// and when it ends. An error if the file is not a checkpoint of this position or cannot be
+/// read (then nothing is searched), or if a write fails (then the search stops).
+pub fn prove_checkpointed(
+    pos: &Position,
+    budget: &Budget,
+    value_only: bool,
+    checkpoint: &mut checkpoint::Checkpoint,
+    report: &mut dyn FnMut(&Progress),
+) -> Result<Option<Proof>, checkpoint::CheckpointError> {
+    prove_with(pos, budget, value_only, Some(checkpoint), report)
+}
+
+fn prove_with(
+    pos: &Position,
+    budget: &Budget,
+    value_only: bool,
+    checkpoint: Option<&mut checkpoint::Checkpoint>,
+    report: &mut dyn FnMut(&Progress),
+) -> Result<Option<Proof>, checkpoint::CheckpointError> {
     if !applies(pos) {
-        return None;
+        return Ok(None);
     }
     let draw = prove_exhaustive(pos, budget, value_only, true);
     if let Some(proof) = draw.proof {
-        return Some(proof);
+        return Ok(Some(proof));
     }
     let Budget {
         hash_mb,
@@ -98,14 +126,27 @@ pub fn prove(
         always_pass,
     } = budget.clone();
     let (stop, hash_mb) = (&stop, hash_mb);
-    let board = Board::from_position(pos)?;
+    let Some(board) = Board::from_position(pos) else {
+        return Ok(None);
+    };
     let us = board.side;
     let mut nodes = draw.nodes;
     // Can the side to move win?
     let mut search = Dfpn::new(board.clone(), us, hash_mb);
     search.always_pass = always_pass;
+    if let Some(c) = checkpoint {
+        c.set_root(board.canonical().0, us);
+        c.load(&mut search.table)?;
+        search.checkpoint = Some(c);
+    }
     let outcome = search.run(stop, start, deadline, report);
     nodes += search.nodes;
+    if let Some(c) = search.checkpoint.take() {
+        if let Some(e) = c.take_error() {
+            return Err(e);
+        }
+        c.save(&search.table, search.nodes, start.elapsed())?;
+    }
     match outcome {
         Outcome::Proven(n) => {
             let best = best_child(
@@ -116,27 +157,27 @@ pub fn prove(
                 |e| e.pn == 0,
                 |e| e.dist as u32,
             );
-            return Some(Proof {
+            return Ok(Some(Proof {
                 value: Value::Win(n),
                 best,
                 nodes,
-            });
+            }));
         }
         Outcome::Unknown => {
-            return Some(Proof {
+            return Ok(Some(Proof {
                 value: Value::Heuristic(0),
                 best: None,
                 nodes,
-            });
+            }));
         }
         Outcome::Disproven => {}
     }
     if value_only && pos.stone_count() == 0 {
-        return Some(Proof {
+        return Ok(Some(Proof {
             value: Value::Draw,
             best: None,
             nodes,
-        });
+        }));
     }
     drop(search);
     // Can the opponent?
@@ -169,7 +210,7 @@ pub fn prove(
         ),
         Outcome::Unknown => (Value::Heuristic(0), None),
     };
-    Some(Proof { value, best, nodes })
+    Ok(Some(Proof { value, best, nodes }))
 }
 
 /// The largest boards the exhaustive search ([`exhaustive`]) is tried on before df-pn:
@@ -287,6 +328,7 @@ pub fn certify(
     };
     Some(certificate::write(
         &mut search,
+        pos.geometry().columns(),
         wins,
         &budget.stop,
         budget.start,

@@ -54,7 +54,8 @@ fn pack(e: &Entry) -> [u64; 4] {
     ]
 }
 
-fn unpack(w: &[u64; 4]) -> Entry {
+/// An entry from its four words (as [`Table::words`] gives them).
+pub fn unpack(w: &[u64; 4]) -> Entry {
     Entry {
         key: w[0],
         pn: w[1] as u32,
@@ -124,6 +125,11 @@ impl Table {
             }
         };
         bucket[slot] = pack(&e);
+    }
+
+    /// The stored entries, packed, in table order (for checkpoints).
+    pub fn words(&self) -> impl Iterator<Item = &[u64; 4]> {
+        self.entries.iter().filter(|w| w[0] != 0)
     }
 
     /// Occupancy in permille.
