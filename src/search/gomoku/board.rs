@@ -46,6 +46,17 @@ const NO_INFO: CellInfo = CellInfo {
     wait: [0; 2],
 };
 
+/// A move made, with what `make` changed for `unmake` to put back: the totals as they were,
+/// and where the move's entries in the undo log begin.
+#[derive(Clone, Copy)]
+struct Mark {
+    cell: Cell,
+    counts: [[u16; Threat::COUNT]; 2],
+    sums: [i32; 2],
+    waits: [i32; 2],
+    undo_len: usize,
+}
+
 /// What a pattern in each direction weighs in [`Threat::index`].
 const DIGIT: [i32; 4] = [1000, 100, 10, 1];
 
@@ -68,7 +79,11 @@ pub struct Board {
     waits: [i32; 2],
     hash: u64,
     zobrist: Vec<[u64; 2]>,
-    moves: Vec<Cell>,
+    /// The moves made.
+    moves: Vec<Mark>,
+    /// The cells whose state the moves changed, with their states before: unmake restores
+    /// them rather than recomputing their patterns.
+    undo: Vec<(Cell, CellInfo)>,
     side: usize,
     /// The cells of the board, in square order.
     board_cells: Vec<Cell>,
@@ -113,6 +128,7 @@ impl Board {
             hash: 0,
             zobrist,
             moves: Vec::with_capacity(columns * rows),
+            undo: Vec::with_capacity(16 * columns * rows),
             side: 0,
             board_cells,
             table: PatternTable::shared(rule),
@@ -279,10 +295,18 @@ impl Board {
     /// Puts a stone of the side to move on the empty cell `c`.
     pub fn make(&mut self, c: Cell) {
         let side = self.side;
+        self.moves.push(Mark {
+            cell: c,
+            counts: self.counts,
+            sums: self.sums,
+            waits: self.waits,
+            undo_len: self.undo.len(),
+        });
+        // The cell's own state stays as it is while it is taken (only empty cells are
+        // refreshed), so that unmake finds it ready.
         self.remove_terms(c);
         self.cells[c] = side as u8 + 1;
         self.hash ^= self.zobrist[c][side];
-        self.moves.push(c);
         self.side ^= 1;
         self.update_lines(c, side as u32 + 1);
         for dr in -2..=2isize {
@@ -295,15 +319,21 @@ impl Board {
 
     /// Takes back the last move.
     pub fn unmake(&mut self) {
-        let Some(c) = self.moves.pop() else {
+        let Some(mark) = self.moves.pop() else {
             return;
         };
+        let c = mark.cell;
         self.side ^= 1;
         let side = self.side;
         self.cells[c] = EMPTY as u8;
         self.hash ^= self.zobrist[c][side];
-        self.update_lines(c, side as u32 + 1);
-        self.refresh_cell(c);
+        self.erase_keys(c, side as u32 + 1);
+        for (n, info) in self.undo.drain(mark.undo_len..).rev() {
+            self.info[n] = info;
+        }
+        self.counts = mark.counts;
+        self.sums = mark.sums;
+        self.waits = mark.waits;
         for dr in -2..=2isize {
             for df in -2..=2isize {
                 let n = (c as isize + dr * STRIDE as isize + df) as usize;
@@ -327,6 +357,22 @@ impl Board {
                     if self.cells[n] == EMPTY as u8 {
                         self.refresh_direction(n, d);
                     }
+                }
+            }
+        }
+    }
+
+    /// Erases the stone `code` at `c` from the keys of its line neighbours (their patterns
+    /// come back from the undo log).
+    fn erase_keys(&mut self, c: Cell, code: u32) {
+        for (d, &step) in DIRS.iter().enumerate() {
+            for sign in [-1isize, 1] {
+                for i in 1..=HALF as isize {
+                    let n = (c as isize + sign * i * step) as usize;
+                    if self.cells[n] == WALL as u8 {
+                        break;
+                    }
+                    self.keys[n][d] ^= code << (2 * slot(-sign * i));
                 }
             }
         }
@@ -372,6 +418,8 @@ impl Board {
         if pair == old {
             return;
         }
+        // A cell lies on one line through the move: it is logged at most once a move.
+        self.undo.push((c, *info));
         info.lines[d] = pair;
         for p in 0..2 {
             let (new_pat, old_pat) = (Pattern::unpack(pair, p), Pattern::unpack(old, p));
@@ -441,6 +489,20 @@ mod tests {
                         board.unmake();
                         board.make(board.cell_of(sq));
                     }
+                    // And now and then a few moves tried and taken back, as a search does.
+                    if rng.random_range(0..3) == 0 {
+                        let tried: Vec<Cell> = squares[made..]
+                            .iter()
+                            .take(rng.random_range(1..6))
+                            .map(|&s| board.cell_of(s))
+                            .collect();
+                        for &t in &tried {
+                            board.make(t);
+                        }
+                        for _ in &tried {
+                            board.unmake();
+                        }
+                    }
                 }
                 let fresh = Board::new(&pos, rule);
                 assert_eq!(board.keys, fresh.keys);
@@ -453,6 +515,9 @@ mod tests {
                     if fresh.is_empty(c) {
                         assert_eq!(board.info[c].lines, fresh.info[c].lines);
                         assert_eq!(board.info[c].combo, fresh.info[c].combo);
+                        assert_eq!(board.info[c].threat, fresh.info[c].threat);
+                        assert_eq!(board.info[c].score, fresh.info[c].score);
+                        assert_eq!(board.info[c].wait, fresh.info[c].wait);
                     }
                 }
                 for _ in 0..made {
