@@ -53,22 +53,23 @@ fn at(c: Cell, offset: isize) -> usize {
     (c as isize + offset) as usize & (CELLS - 1)
 }
 
-/// The line neighbours of a cell: their offset, the direction of the line, and the shift at
-/// which the cell appears in their key (it lies at the opposite offset from them). Walls
-/// among them are skipped as taken cells are, so a scan needs no test for the board's edge.
+/// The line neighbours of a cell, nearest first (eight at each distance): their offset, the
+/// direction of the line, and the shift at which the cell appears in their key (it lies at
+/// the opposite offset from them). Their keys are written whatever they hold (a wall's keys
+/// are never read), so a scan needs no test for the board's edge.
 const NEIGHBOURS: [(isize, usize, u32); 8 * HALF] = {
     let mut out = [(0, 0, 0); 8 * HALF];
     let mut k = 0;
-    let mut d = 0;
-    while d < 4 {
-        let mut i = 1;
-        while i <= HALF as isize {
+    let mut i = 1;
+    while i <= HALF as isize {
+        let mut d = 0;
+        while d < 4 {
             out[k] = (-i * DIRS[d], d, 2 * slot(i) as u32);
             out[k + 1] = (i * DIRS[d], d, 2 * slot(-i) as u32);
             k += 2;
-            i += 1;
+            d += 1;
         }
-        d += 1;
+        i += 1;
     }
     out
 };
@@ -95,6 +96,13 @@ struct Mark {
     undo_len: usize,
 }
 
+/// The counts and sums of a board, as a move changes them.
+struct Totals {
+    counts: [[u16; Threat::COUNT]; 2],
+    sums: [i32; 2],
+    waits: [i32; 2],
+}
+
 /// What a pattern in each direction weighs in [`Threat::index`].
 const DIGIT: [i32; 4] = [1000, 100, 10, 1];
 
@@ -105,11 +113,10 @@ pub struct Board {
     rows: usize,
     /// 0 empty, 1 black, 2 white, 3 wall.
     cells: Box<[u8; CELLS]>,
-    /// The line keys of the empty cells. A taken cell's keys are left as they were when it
-    /// was filled: moves are taken back last first, so they are right again when it is
-    /// emptied.
+    /// The line keys of the cells (a wall's are meaningless).
     keys: Box<[[u32; 4]; CELLS]>,
-    /// The patterns of the empty cells (a taken cell's, like its keys, wait for its unmake).
+    /// The patterns of the empty cells. A taken cell's are left as they were when it was
+    /// filled: moves are taken back last first, so they are right again when it is emptied.
     state: Box<[CellState; CELLS]>,
     /// Stones within two steps (a 5x5 square), for move generation.
     near: Box<[u8; CELLS]>,
@@ -362,14 +369,24 @@ impl Board {
         self.cells[c] = side as u8 + 1;
         self.hash ^= self.zobrist[c][side];
         self.side ^= 1;
-        let code = side as u32 + 1;
-        for &(offset, d, shift) in &NEIGHBOURS {
+        self.write_keys(c, side as u32 + 1);
+        // The totals change in registers, and are written once.
+        let mut totals = Totals {
+            counts: self.counts,
+            sums: self.sums,
+            waits: self.waits,
+        };
+        // Neighbours beyond the table's reach keep their patterns (under freestyle, the
+        // fifth each side).
+        for &(offset, d, _) in &NEIGHBOURS[..8 * self.table.reach()] {
             let n = at(c, offset);
             if self.cells[n] == EMPTY as u8 {
-                self.keys[n][d] ^= code << shift;
-                self.refresh_direction(n, d);
+                self.refresh_direction(n, d, &mut totals);
             }
         }
+        self.counts = totals.counts;
+        self.sums = totals.sums;
+        self.waits = totals.waits;
         for offset in SQUARE {
             self.near[at(c, offset)] += 1;
         }
@@ -385,15 +402,9 @@ impl Board {
         let side = self.side;
         self.cells[c] = EMPTY as u8;
         self.hash ^= self.zobrist[c][side];
-        // The empty neighbours are the ones make found empty: their keys lose the stone,
-        // and those whose patterns changed get their logged states back.
-        let code = side as u32 + 1;
-        for &(offset, d, shift) in &NEIGHBOURS {
-            let n = at(c, offset);
-            if self.cells[n] == EMPTY as u8 {
-                self.keys[n][d] ^= code << shift;
-            }
-        }
+        // The neighbours' keys lose the stone, and the empty cells whose patterns changed
+        // get their logged states back.
+        self.write_keys(c, side as u32 + 1);
         for (n, state) in self.undo.drain(mark.undo_len..) {
             self.state[usize::from(n) & (CELLS - 1)] = state;
         }
@@ -402,6 +413,14 @@ impl Board {
         self.waits = mark.waits;
         for offset in SQUARE {
             self.near[at(c, offset)] -= 1;
+        }
+    }
+
+    /// Writes (or, a second time, erases) the stone `code` at `c` into its neighbours' keys.
+    #[inline(always)]
+    fn write_keys(&mut self, c: Cell, code: u32) {
+        for &(offset, d, shift) in &NEIGHBOURS {
+            self.keys[at(c, offset)][d] ^= code << shift;
         }
     }
 
@@ -438,7 +457,7 @@ impl Board {
     /// Recomputes direction `d` of the empty cell `c`, keeping the counts and sums, and logs
     /// the cell's state if it changes.
     #[inline(always)]
-    fn refresh_direction(&mut self, c: usize, d: usize) {
+    fn refresh_direction(&mut self, c: usize, d: usize, totals: &mut Totals) {
         let pair = self.table.packed(self.keys[c][d]);
         let state = &mut self.state[c];
         let old = state.lines[d];
@@ -459,10 +478,10 @@ impl Board {
             let term = self.terms.term(combo);
             state.combo[p] = combo as u16;
             state.threat[p] = term.threat;
-            self.counts[p][before.threat as usize] -= 1;
-            self.counts[p][term.threat as usize] += 1;
-            self.sums[p] += term.score - before.score;
-            self.waits[p] += term.wait - before.wait;
+            totals.counts[p][before.threat as usize] -= 1;
+            totals.counts[p][term.threat as usize] += 1;
+            totals.sums[p] += term.score - before.score;
+            totals.waits[p] += term.wait - before.wait;
         }
     }
 
@@ -538,8 +557,8 @@ mod tests {
                 assert_eq!(board.hash, fresh.hash);
                 assert_eq!(board.cells, fresh.cells);
                 for &c in &fresh.board_cells {
+                    assert_eq!(board.keys[c], fresh.keys[c]);
                     if fresh.is_empty(c) {
-                        assert_eq!(board.keys[c], fresh.keys[c]);
                         assert_eq!(board.state[c], fresh.state[c]);
                     }
                 }
@@ -547,7 +566,9 @@ mod tests {
                     board.unmake();
                 }
                 let empty = Board::new(&Position::new(tables.clone()), rule);
-                assert_eq!(board.keys, empty.keys);
+                for &c in &empty.board_cells {
+                    assert_eq!(board.keys[c], empty.keys[c]);
+                }
                 assert_eq!(board.state, empty.state);
                 assert_eq!(board.counts, empty.counts);
                 assert_eq!(board.sums, empty.sums);
