@@ -26,25 +26,82 @@ pub const DIRS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as
 /// A cell of the padded array.
 pub type Cell = usize;
 
-/// The per-cell state kept for each player.
-#[derive(Clone, Copy, Debug)]
-struct CellInfo {
+/// The patterns of an empty cell, ten bytes: the evaluation terms are read from the
+/// [`CellScores`] table by `combo` when needed, so that the state the moves change and the
+/// undo log copies stays small.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct CellState {
     /// Both players' patterns per direction, packed ([`PatternTable::packed`]).
     lines: [u8; 4],
     /// Per player, the [`Threat::index`] of the four patterns.
     combo: [u16; 2],
+    /// Per player, the threat class of `combo` (kept for the scans of move generation).
     threat: [Threat; 2],
-    score: [i32; 2],
-    wait: [i32; 2],
 }
 
-const NO_INFO: CellInfo = CellInfo {
+const NO_STATE: CellState = CellState {
     lines: [0; 4],
     combo: [0; 2],
     threat: [Threat::None; 2],
-    score: [0; 2],
-    wait: [0; 2],
 };
+
+/// The index of the cell `offset` steps from `c`. The five cells of wall around the board
+/// keep every line neighbour and every cell of the 5x5 square within the array; the mask
+/// (the array's size is a power of two) lets the compiler drop the bounds tests.
+#[inline(always)]
+fn at(c: Cell, offset: isize) -> usize {
+    (c as isize + offset) as usize & (CELLS - 1)
+}
+
+/// The line neighbours of a cell, nearest first (eight at each distance): their offset, the
+/// direction of the line, and the shift at which the cell appears in their key (it lies at
+/// the opposite offset from them). Their keys are written whatever they hold (a wall's keys
+/// are never read), so a scan needs no test for the board's edge.
+const NEIGHBOURS: [(isize, usize, u32); 8 * HALF] = {
+    let mut out = [(0, 0, 0); 8 * HALF];
+    let mut k = 0;
+    let mut i = 1;
+    while i <= HALF as isize {
+        let mut d = 0;
+        while d < 4 {
+            out[k] = (-i * DIRS[d], d, 2 * slot(i) as u32);
+            out[k + 1] = (i * DIRS[d], d, 2 * slot(-i) as u32);
+            k += 2;
+            d += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// The offsets of the 5x5 square around a cell (for [`Board::is_near`]).
+const SQUARE: [isize; 25] = {
+    let mut out = [0; 25];
+    let mut k = 0;
+    while k < 25 {
+        out[k] = (k as isize / 5 - 2) * STRIDE as isize + k as isize % 5 - 2;
+        k += 1;
+    }
+    out
+};
+
+/// A move made, with what `make` changed for `unmake` to put back: the totals as they were,
+/// and where the move's entries in the undo log begin.
+#[derive(Clone, Copy)]
+struct Mark {
+    cell: Cell,
+    counts: [[u16; Threat::COUNT]; 2],
+    sums: [i32; 2],
+    waits: [i32; 2],
+    undo_len: usize,
+}
+
+/// The counts and sums of a board, as a move changes them.
+struct Totals {
+    counts: [[u16; Threat::COUNT]; 2],
+    sums: [i32; 2],
+    waits: [i32; 2],
+}
 
 /// What a pattern in each direction weighs in [`Threat::index`].
 const DIGIT: [i32; 4] = [1000, 100, 10, 1];
@@ -55,11 +112,14 @@ pub struct Board {
     columns: usize,
     rows: usize,
     /// 0 empty, 1 black, 2 white, 3 wall.
-    cells: Vec<u8>,
-    keys: Vec<[u32; 4]>,
-    info: Vec<CellInfo>,
+    cells: Box<[u8; CELLS]>,
+    /// The line keys of the cells (a wall's are meaningless).
+    keys: Box<[[u32; 4]; CELLS]>,
+    /// The patterns of the empty cells. A taken cell's are left as they were when it was
+    /// filled: moves are taken back last first, so they are right again when it is emptied.
+    state: Box<[CellState; CELLS]>,
     /// Stones within two steps (a 5x5 square), for move generation.
-    near: Vec<u8>,
+    near: Box<[u8; CELLS]>,
     /// Empty cells per player and threat class.
     counts: [[u16; Threat::COUNT]; 2],
     /// Sum of the evaluation terms of the empty cells, per player, as the side to move.
@@ -67,8 +127,12 @@ pub struct Board {
     /// The same as the side that waits.
     waits: [i32; 2],
     hash: u64,
-    zobrist: Vec<[u64; 2]>,
-    moves: Vec<Cell>,
+    zobrist: Box<[[u64; 2]; CELLS]>,
+    /// The moves made.
+    moves: Vec<Mark>,
+    /// The cells whose state the moves changed, with their states before: unmake restores
+    /// them rather than recomputing their patterns.
+    undo: Vec<(u16, CellState)>,
     side: usize,
     /// The cells of the board, in square order.
     board_cells: Vec<Cell>,
@@ -81,7 +145,7 @@ impl Board {
     pub fn new(pos: &Position, rule: LineRule) -> Board {
         let g = pos.geometry();
         let (columns, rows) = (g.columns(), g.rows());
-        let mut cells = vec![WALL as u8; CELLS];
+        let mut cells = Box::new([WALL as u8; CELLS]);
         let mut board_cells = Vec::with_capacity(columns * rows);
         for rank in 0..rows {
             for file in 0..columns {
@@ -99,20 +163,24 @@ impl Board {
             x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             x ^ (x >> 31)
         };
-        let zobrist = (0..CELLS).map(|_| [next(), next()]).collect();
+        let mut zobrist = Box::new([[0; 2]; CELLS]);
+        for z in zobrist.iter_mut() {
+            *z = [next(), next()];
+        }
         let mut board = Board {
             columns,
             rows,
             cells,
-            keys: vec![[0; 4]; CELLS],
-            info: vec![NO_INFO; CELLS],
-            near: vec![0; CELLS],
+            keys: Box::new([[0; 4]; CELLS]),
+            state: Box::new([NO_STATE; CELLS]),
+            near: Box::new([0; CELLS]),
             counts: [[0; Threat::COUNT]; 2],
             sums: [0; 2],
             waits: [0; 2],
             hash: 0,
             zobrist,
             moves: Vec::with_capacity(columns * rows),
+            undo: Vec::with_capacity(16 * columns * rows),
             side: 0,
             board_cells,
             table: PatternTable::shared(rule),
@@ -207,19 +275,21 @@ impl Board {
     /// The threat class a stone of `player` on the empty cell `c` makes.
     #[inline]
     pub fn threat(&self, c: Cell, player: usize) -> Threat {
-        self.info[c].threat[player]
+        self.state[c].threat[player]
     }
 
     /// The pattern a stone of `player` on `c` makes along direction `d`.
     #[inline]
     pub fn pattern(&self, c: Cell, player: usize, d: usize) -> Pattern {
-        Pattern::unpack(self.info[c].lines[d], player)
+        Pattern::unpack(self.state[c].lines[d], player)
     }
 
     /// The evaluation term of the empty cell `c` for `player` as the side to move.
     #[inline]
     pub fn cell_score(&self, c: Cell, player: usize) -> i32 {
-        self.info[c].score[player]
+        self.terms
+            .term(usize::from(self.state[c].combo[player]))
+            .score
     }
 
     /// Empty cells where `player`'s stone makes threat class `t`.
@@ -251,15 +321,22 @@ impl Board {
 
     /// The first empty cell (in square order) where `player` makes threat class `t`.
     pub fn find(&self, player: usize, t: Threat) -> Option<Cell> {
+        // The counts say at once whether the scan would find one: usually not.
+        if self.counts[player][t as usize] == 0 {
+            return None;
+        }
         self.board_cells
             .iter()
             .copied()
-            .find(|&c| self.is_empty(c) && self.info[c].threat[player] == t)
+            .find(|&c| self.is_empty(c) && self.state[c].threat[player] == t)
     }
 
     /// The empty cell on a line through `c` where `player` now completes a five: after a
     /// four at `c`, the defender's only block.
     pub fn five_near(&self, c: Cell, player: usize) -> Option<Cell> {
+        if self.counts[player][Threat::Five as usize] == 0 {
+            return None;
+        }
         for step in DIRS {
             for sign in [-1isize, 1] {
                 for i in 1..=HALF as isize {
@@ -267,7 +344,7 @@ impl Board {
                     if self.is_wall(n) {
                         break;
                     }
-                    if self.is_empty(n) && self.info[n].threat[player] == Threat::Five {
+                    if self.is_empty(n) && self.state[n].threat[player] == Threat::Five {
                         return Some(n);
                     }
                 }
@@ -279,116 +356,132 @@ impl Board {
     /// Puts a stone of the side to move on the empty cell `c`.
     pub fn make(&mut self, c: Cell) {
         let side = self.side;
+        self.moves.push(Mark {
+            cell: c,
+            counts: self.counts,
+            sums: self.sums,
+            waits: self.waits,
+            undo_len: self.undo.len(),
+        });
+        // The cell's own state stays as it is while it is taken (only empty cells are
+        // refreshed), so that unmake finds it ready.
         self.remove_terms(c);
         self.cells[c] = side as u8 + 1;
         self.hash ^= self.zobrist[c][side];
-        self.moves.push(c);
         self.side ^= 1;
-        self.update_lines(c, side as u32 + 1);
-        for dr in -2..=2isize {
-            for df in -2..=2isize {
-                let n = (c as isize + dr * STRIDE as isize + df) as usize;
-                self.near[n] += 1;
+        self.write_keys(c, side as u32 + 1);
+        // The totals change in registers, and are written once.
+        let mut totals = Totals {
+            counts: self.counts,
+            sums: self.sums,
+            waits: self.waits,
+        };
+        // Neighbours beyond the table's reach keep their patterns (under freestyle, the
+        // fifth each side).
+        for &(offset, d, _) in &NEIGHBOURS[..8 * self.table.reach()] {
+            let n = at(c, offset);
+            if self.cells[n] == EMPTY as u8 {
+                self.refresh_direction(n, d, &mut totals);
             }
+        }
+        self.counts = totals.counts;
+        self.sums = totals.sums;
+        self.waits = totals.waits;
+        for offset in SQUARE {
+            self.near[at(c, offset)] += 1;
         }
     }
 
     /// Takes back the last move.
     pub fn unmake(&mut self) {
-        let Some(c) = self.moves.pop() else {
+        let Some(mark) = self.moves.pop() else {
             return;
         };
+        let c = mark.cell;
         self.side ^= 1;
         let side = self.side;
         self.cells[c] = EMPTY as u8;
         self.hash ^= self.zobrist[c][side];
-        self.update_lines(c, side as u32 + 1);
-        self.refresh_cell(c);
-        for dr in -2..=2isize {
-            for df in -2..=2isize {
-                let n = (c as isize + dr * STRIDE as isize + df) as usize;
-                self.near[n] -= 1;
-            }
+        // The neighbours' keys lose the stone, and the empty cells whose patterns changed
+        // get their logged states back.
+        self.write_keys(c, side as u32 + 1);
+        for (n, state) in self.undo.drain(mark.undo_len..) {
+            self.state[usize::from(n) & (CELLS - 1)] = state;
+        }
+        self.counts = mark.counts;
+        self.sums = mark.sums;
+        self.waits = mark.waits;
+        for offset in SQUARE {
+            self.near[at(c, offset)] -= 1;
         }
     }
 
-    /// Writes (or erases) the stone `code` at `c` into the keys of its line neighbours and
-    /// refreshes the empty ones along that direction.
-    fn update_lines(&mut self, c: Cell, code: u32) {
-        for (d, &step) in DIRS.iter().enumerate() {
-            for sign in [-1isize, 1] {
-                for i in 1..=HALF as isize {
-                    let n = (c as isize + sign * i * step) as usize;
-                    if self.cells[n] == WALL as u8 {
-                        break;
-                    }
-                    // `c` lies at offset -sign*i from `n`.
-                    self.keys[n][d] ^= code << (2 * slot(-sign * i));
-                    if self.cells[n] == EMPTY as u8 {
-                        self.refresh_direction(n, d);
-                    }
-                }
-            }
+    /// Writes (or, a second time, erases) the stone `code` at `c` into its neighbours' keys.
+    #[inline(always)]
+    fn write_keys(&mut self, c: Cell, code: u32) {
+        for &(offset, d, shift) in &NEIGHBOURS {
+            self.keys[at(c, offset)][d] ^= code << shift;
         }
     }
 
     /// Drops an empty cell's terms from the counts and sums (it is being filled).
     fn remove_terms(&mut self, c: Cell) {
-        let info = self.info[c];
+        let state = self.state[c];
         for p in 0..2 {
-            self.counts[p][info.threat[p] as usize] -= 1;
-            self.sums[p] -= info.score[p];
-            self.waits[p] -= info.wait[p];
+            let term = self.terms.term(usize::from(state.combo[p]));
+            self.counts[p][term.threat as usize] -= 1;
+            self.sums[p] -= term.score;
+            self.waits[p] -= term.wait;
         }
     }
 
-    /// Recomputes every direction of the empty cell `c` and adds its terms.
+    /// Computes every direction of the empty cell `c` afresh and adds its terms.
     fn refresh_cell(&mut self, c: Cell) {
-        let mut info = NO_INFO;
+        let mut state = NO_STATE;
         for d in 0..4 {
-            info.lines[d] = self.table.packed(self.keys[c][d]);
+            state.lines[d] = self.table.packed(self.keys[c][d]);
         }
         for p in 0..2 {
-            let pats = info.lines.map(|pair| Pattern::unpack(pair, p));
+            let pats = state.lines.map(|pair| Pattern::unpack(pair, p));
             let combo = Threat::index(pats);
             let term = self.terms.term(combo);
-            info.combo[p] = combo as u16;
-            info.threat[p] = term.threat;
-            info.score[p] = term.score;
-            info.wait[p] = term.wait;
+            state.combo[p] = combo as u16;
+            state.threat[p] = term.threat;
             self.counts[p][term.threat as usize] += 1;
             self.sums[p] += term.score;
             self.waits[p] += term.wait;
         }
-        self.info[c] = info;
+        self.state[c] = state;
     }
 
-    /// Recomputes direction `d` of the empty cell `c`, keeping the counts and sums.
-    #[inline]
-    fn refresh_direction(&mut self, c: Cell, d: usize) {
+    /// Recomputes direction `d` of the empty cell `c`, keeping the counts and sums, and logs
+    /// the cell's state if it changes.
+    #[inline(always)]
+    fn refresh_direction(&mut self, c: usize, d: usize, totals: &mut Totals) {
         let pair = self.table.packed(self.keys[c][d]);
-        let info = &mut self.info[c];
-        let old = info.lines[d];
+        let state = &mut self.state[c];
+        let old = state.lines[d];
         if pair == old {
             return;
         }
-        info.lines[d] = pair;
+        // A cell lies on one line through the move: it is logged at most once a move.
+        self.undo.push((c as u16, *state));
+        state.lines[d] = pair;
         for p in 0..2 {
             let (new_pat, old_pat) = (Pattern::unpack(pair, p), Pattern::unpack(old, p));
             if new_pat == old_pat {
                 continue;
             }
+            let before = self.terms.term(usize::from(state.combo[p]));
             let combo =
-                (i32::from(info.combo[p]) + (new_pat as i32 - old_pat as i32) * DIGIT[d]) as usize;
+                (i32::from(state.combo[p]) + (new_pat as i32 - old_pat as i32) * DIGIT[d]) as usize;
             let term = self.terms.term(combo);
-            info.combo[p] = combo as u16;
-            self.counts[p][info.threat[p] as usize] -= 1;
-            self.counts[p][term.threat as usize] += 1;
-            self.sums[p] += term.score - info.score[p];
-            self.waits[p] += term.wait - info.wait[p];
-            info.threat[p] = term.threat;
-            info.score[p] = term.score;
-            info.wait[p] = term.wait;
+            state.combo[p] = combo as u16;
+            state.threat[p] = term.threat;
+            totals.counts[p][before.threat as usize] -= 1;
+            totals.counts[p][term.threat as usize] += 1;
+            totals.sums[p] += term.score - before.score;
+            totals.waits[p] += term.wait - before.wait;
         }
     }
 
@@ -441,25 +534,42 @@ mod tests {
                         board.unmake();
                         board.make(board.cell_of(sq));
                     }
+                    // And now and then a few moves tried and taken back, as a search does.
+                    if rng.random_range(0..3) == 0 {
+                        let tried: Vec<Cell> = squares[made..]
+                            .iter()
+                            .take(rng.random_range(1..6))
+                            .map(|&s| board.cell_of(s))
+                            .collect();
+                        for &t in &tried {
+                            board.make(t);
+                        }
+                        for _ in &tried {
+                            board.unmake();
+                        }
+                    }
                 }
                 let fresh = Board::new(&pos, rule);
-                assert_eq!(board.keys, fresh.keys);
                 assert_eq!(board.counts, fresh.counts);
                 assert_eq!(board.sums, fresh.sums);
                 assert_eq!(board.waits, fresh.waits);
                 assert_eq!(board.near, fresh.near);
                 assert_eq!(board.hash, fresh.hash);
+                assert_eq!(board.cells, fresh.cells);
                 for &c in &fresh.board_cells {
+                    assert_eq!(board.keys[c], fresh.keys[c]);
                     if fresh.is_empty(c) {
-                        assert_eq!(board.info[c].lines, fresh.info[c].lines);
-                        assert_eq!(board.info[c].combo, fresh.info[c].combo);
+                        assert_eq!(board.state[c], fresh.state[c]);
                     }
                 }
                 for _ in 0..made {
                     board.unmake();
                 }
                 let empty = Board::new(&Position::new(tables.clone()), rule);
-                assert_eq!(board.keys, empty.keys);
+                for &c in &empty.board_cells {
+                    assert_eq!(board.keys[c], empty.keys[c]);
+                }
+                assert_eq!(board.state, empty.state);
                 assert_eq!(board.counts, empty.counts);
                 assert_eq!(board.sums, empty.sums);
                 assert_eq!(board.waits, empty.waits);

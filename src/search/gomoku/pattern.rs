@@ -220,6 +220,13 @@ impl PatternTable {
         self.entries[((key >> self.shift) & self.mask) as usize]
     }
 
+    /// The farthest neighbour (in steps, each side) whose content the table reads: a stone
+    /// beyond it changes no pattern of the cell.
+    #[inline]
+    pub fn reach(&self) -> usize {
+        HALF - self.shift as usize / 2
+    }
+
     /// The patterns of `key` for black and white.
     #[cfg(test)]
     pub fn both(&self, key: u32) -> [Pattern; 2] {
