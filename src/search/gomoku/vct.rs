@@ -89,13 +89,15 @@ impl Engine {
         match b.count(them, Threat::Five) {
             0 => {}
             1 => {
-                // Forced to block; the attack goes on only if the block is a threat itself.
+                // Forced to block; the attack goes on only if a threat stands after it (the
+                // block's own, or an open three or four made before).
                 let c = b.find(them, Threat::Five)?;
-                if b.threat(c, us) < Threat::Flex3 {
-                    return None;
-                }
                 b.make(c);
-                let r = self.defend(b, depth);
+                let r = if b.count(us, Threat::Five) > 0 || b.count(us, Threat::Flex4) > 0 {
+                    self.defend(b, depth)
+                } else {
+                    None
+                };
                 b.unmake();
                 return r.map(|plies| (plies + 1, c));
             }
@@ -271,11 +273,13 @@ mod tests {
     }
 
     /// Every short win the threats search claims in random positions is a win against every
-    /// defence, by the rules alone.
+    /// defence, by the rules alone; among them positions where the opponent has a four to
+    /// block first.
     #[test]
     fn short_threat_wins_hold_against_every_defence() {
         let mut rng = StdRng::seed_from_u64(17);
         let mut confirmed = 0;
+        let mut after_block = 0;
         for exact in [false, true] {
             let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
             let rule = if exact {
@@ -285,23 +289,24 @@ mod tests {
             };
             let tables = Tables::new(g);
             let mut engine = Engine::new(1);
-            for _ in 0..400 {
+            for _ in 0..1500 {
                 let mut squares: Vec<Square> = (0..g.cells())
                     .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
                     .collect();
                 squares.shuffle(&mut rng);
-                let n = rng.random_range(8..18);
+                let n = rng.random_range(8..26);
                 let Ok(mut pos) = Position::from_moves(tables.clone(), &squares[..n]) else {
                     continue;
                 };
+                let blocks = pos.threats(pos.side_to_move().other()).count();
                 if pos.outcome().is_some()
                     || !pos.threats(pos.side_to_move()).is_empty()
-                    || !pos.threats(pos.side_to_move().other()).is_empty()
+                    || blocks > 1
                 {
                     continue;
                 }
                 let mut b = Board::new(&pos, rule);
-                if b.count(b.side(), Threat::Flex4) > 0 || b.fours(b.side()) > 0 {
+                if blocks == 0 && (b.count(b.side(), Threat::Flex4) > 0 || b.fours(b.side()) > 0) {
                     // Wins by fours alone: the fours search's business.
                     continue;
                 }
@@ -321,9 +326,14 @@ mod tests {
                     g.name(first)
                 );
                 confirmed += 1;
+                after_block += usize::from(blocks == 1);
             }
         }
         assert!(confirmed >= 5, "only {confirmed} short wins found");
+        assert!(
+            after_block >= 5,
+            "only {after_block} short wins after a block"
+        );
     }
 
     /// Random positions (no five, no four to make for either side) around the centre of a
@@ -477,5 +487,95 @@ mod tests {
             }
         }
         assert!(answered >= 10, "only {answered} threatened positions");
+    }
+}
+
+/// A measure, not a check: how many positions of the suite of won positions
+/// (bench/strength/won-positions.txt) the threats search alone proves within a budget of
+/// nodes, by Rapfi's plies to the five. Deterministic (nodes, not time), so that changes to
+/// the search can be compared on a busy machine:
+/// `VCT_BUDGET=30000 cargo test --release suite_by_nodes -- --ignored --nocapture`.
+#[cfg(test)]
+mod suite {
+    use super::*;
+    use crate::rules::{Geometry, Position, Square, Tables};
+    use crate::search::gomoku::pattern::LineRule;
+
+    #[test]
+    #[ignore = "a measure of the search, run by hand"]
+    fn suite_by_nodes() {
+        let budget: u64 = std::env::var("VCT_BUDGET")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(30_000);
+        let depth: u32 = std::env::var("VCT_DEPTH")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(12);
+        let show: u32 = std::env::var("VCT_SHOW")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/bench/strength/won-positions.txt"
+        );
+        let text = std::fs::read_to_string(path).expect("the suite");
+        let g = Geometry::new(15, 15, 5).expect("15x15");
+        let tables = Tables::new(g);
+        let mut by: std::collections::BTreeMap<u32, (u32, u32, u32)> = Default::default();
+        let mut nodes_total = 0;
+        let start = std::time::Instant::now();
+        let mut engine = Engine::new(1);
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let plies: u32 = f[2].parse().expect("plies");
+            let sqs: Vec<Square> = f[3..]
+                .iter()
+                .map(|m| g.square_named(m).expect("a square"))
+                .collect();
+            let pos = Position::from_moves(tables.clone(), &sqs).expect("legal");
+            let mut b = Board::new(&pos, LineRule::Freestyle);
+            engine.refuted.clear();
+            engine.aborted = false;
+            engine.vcf_left = budget;
+            let us = b.side();
+            let found = if b.count(us ^ 1, Threat::Five) > 0 {
+                engine.attack(&mut b, 1).is_some() || engine.vct_deepening(&mut b, depth).is_some()
+            } else {
+                engine.vcf(&mut b, 40).is_some() || {
+                    engine.vcf_left = budget;
+                    engine.vct_deepening(&mut b, depth).is_some()
+                }
+            };
+            nodes_total += budget - engine.vcf_left;
+            if !found && plies <= show {
+                eprintln!(
+                    "M{plies} exhausted={} {}",
+                    engine.vcf_left > 0,
+                    pos.diagram()
+                );
+            }
+            let e = by.entry(plies).or_default();
+            e.0 += u32::from(found);
+            e.1 += 1;
+            e.2 += u32::from(!found && engine.vcf_left > 0);
+        }
+        let won: u32 = by.values().map(|e| e.0).sum();
+        let exhausted: u32 = by.values().map(|e| e.2).sum();
+        eprintln!(
+            "VCT suite: {won} proven, {exhausted} searched out without a win; nodes {nodes_total}, {:?}",
+            start.elapsed()
+        );
+        eprintln!(
+            "{}",
+            by.iter()
+                .map(|(k, (w, n, _))| format!("M{k} {w}/{n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
 }
