@@ -83,6 +83,11 @@ pub fn generate(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)
 }
 
 /// Our fours, and the cells after which the opponent has no open-four or double-four cell.
+///
+/// A stone of ours takes such a cell `f` of the opponent's away only on `f` itself or on a
+/// line along which `f` makes a four, within four steps of `f` (a five through `f` lies
+/// within four steps of it; a stone of ours can only weaken the opponent's lines). So only
+/// the cells that are within reach of every such cell at once are tried.
 fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     let us = board.side();
     let them = us ^ 1;
@@ -93,32 +98,42 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
             list.push((0, c));
         }
     }
-    let mut tries: Vec<Cell> = Vec::new();
+    // Each candidate with the number of the opponent's cells it reaches.
+    let mut reach: Vec<(Cell, u32)> = Vec::new();
+    let mut threats = 0;
     for &c in &cells {
         if !board.is_empty(c) || board.threat(c, them) != Threat::Flex4 {
             continue;
         }
-        if marks.mark(c) {
-            tries.push(c);
-        }
+        threats += 1;
+        let mut near: Vec<Cell> = vec![c];
         for (d, &step) in DIRS.iter().enumerate() {
             if board.pattern(c, them, d) < Pattern::B4 {
                 continue;
             }
             for sign in [-1isize, 1] {
-                for i in 1..=HALF as isize {
+                for i in 1..HALF as isize {
                     let n = (c as isize + sign * i * step) as usize;
                     if board.is_wall(n) {
                         break;
                     }
-                    if board.is_empty(n) && marks.mark(n) {
-                        tries.push(n);
+                    if board.is_empty(n) && !near.contains(&n) {
+                        near.push(n);
                     }
                 }
             }
         }
+        for n in near {
+            match reach.iter_mut().find(|(r, _)| *r == n) {
+                Some((_, k)) => *k += 1,
+                None => reach.push((n, 1)),
+            }
+        }
     }
-    for c in tries {
+    for (c, k) in reach {
+        if k < threats || !marks.mark(c) {
+            continue;
+        }
         board.make(c);
         let holds = board.count(them, Threat::Flex4) == 0;
         board.unmake();

@@ -196,8 +196,12 @@ impl Engine {
         if let Some(c) = b.find(us, Threat::Five) {
             return self.settled(&b, c, Value::Win(1), start, report);
         }
-        if b.count(them, Threat::Five) == 0 {
-            if let Some(c) = b.find(us, Threat::Flex4) {
+        // With a four of the opponent's to block, the block comes first: both searches
+        // know it.
+        if b.count(them, Threat::Five) <= 1 {
+            if b.count(them, Threat::Five) == 0
+                && let Some(c) = b.find(us, Threat::Flex4)
+            {
                 return self.settled(&b, c, Value::Win(2), start, report);
             }
             self.vcf_left = ROOT_VCF_BUDGET;

@@ -4,7 +4,7 @@
 //! own ([`super::movegen`]); a defender's four is blocked and the defender moves again. A
 //! win found is therefore a proof, found within a number of attacks and a node budget.
 
-use super::board::{Board, Cell};
+use super::board::{Board, Cell, STRIDE};
 use super::movegen::{self, Kind};
 use super::pattern::Threat;
 use super::search::Engine;
@@ -53,6 +53,25 @@ impl Refuted {
     }
 }
 
+/// Attacks that are tried anywhere, not only on the lines of the previous one.
+const ANYWHERE: Threat = Threat::Block4;
+/// How far along a line from the previous attack the next one is looked for.
+const REACH: usize = 4;
+
+/// Whether `c` lies on a line through `last` within [`REACH`] steps: an attack that builds
+/// on the previous one. Threat sequences are chains of such attacks; one elsewhere was
+/// there before the previous attack too, and was tried then.
+fn relevant(c: Cell, last: Cell) -> bool {
+    let (dr, df) = (
+        (c / STRIDE) as isize - (last / STRIDE) as isize,
+        (c % STRIDE) as isize - (last % STRIDE) as isize,
+    );
+    let r = REACH as isize;
+    (dr == 0 && df.abs() <= r)
+        || (df == 0 && dr.abs() <= r)
+        || (dr.abs() == df.abs() && dr.abs() <= r)
+}
+
 /// The key of the attacker's position (the side to move is part of it: a pass changes it).
 fn key(b: &Board) -> u64 {
     b.hash() ^ (b.side() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -65,7 +84,7 @@ impl Engine {
     /// the first move. Uses and lowers `self.vcf_left`.
     pub(super) fn vct_deepening(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
         for d in 1..=depth {
-            if let Some(found) = self.attack(b, d) {
+            if let Some(found) = self.attack(b, d, None) {
                 return Some(found);
             }
             if self.aborted || self.vcf_left == 0 {
@@ -75,46 +94,53 @@ impl Engine {
         None
     }
 
-    /// Attacker to move.
-    fn attack(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
+    /// Attacker to move; `last`, its previous attacking stone, if any: the attacks that
+    /// follow are those on its lines (see [`relevant`]).
+    fn attack(&mut self, b: &mut Board, depth: u32, last: Option<Cell>) -> Option<(u32, Cell)> {
         if self.vcf_left == 0 || self.count_node() {
             return None;
         }
         self.vcf_left -= 1;
         let us = b.side();
         let them = us ^ 1;
-        if let Some(c) = b.find(us, Threat::Five) {
-            return Some((1, c));
+        if b.count(us, Threat::Five) > 0 {
+            return b.find(us, Threat::Five).map(|c| (1, c));
         }
         match b.count(them, Threat::Five) {
             0 => {}
             1 => {
-                // Forced to block; the attack goes on only if the block is a threat itself.
+                // Forced to block; the attack goes on only if a threat stands after it (the
+                // block's own, or an open three or four made before).
                 let c = b.find(them, Threat::Five)?;
-                if b.threat(c, us) < Threat::Flex3 {
-                    return None;
-                }
                 b.make(c);
-                let r = self.defend(b, depth);
+                let r = if b.count(us, Threat::Five) > 0 || b.count(us, Threat::Flex4) > 0 {
+                    self.defend(b, depth, c)
+                } else {
+                    None
+                };
                 b.unmake();
                 return r.map(|plies| (plies + 1, c));
             }
             _ => return None,
         }
-        if let Some(c) = b.find(us, Threat::Flex4) {
-            return Some((3, c));
+        if b.count(us, Threat::Flex4) > 0 {
+            return b.find(us, Threat::Flex4).map(|c| (3, c));
         }
         if depth == 0 {
             return None;
         }
-        let k = key(b);
+        let k = key(b) ^ last.map_or(0, |l| (l as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93));
         if self.refuted.holds(k, depth) {
             return None;
         }
         let mut attacks = [(Threat::None, 0usize); MAX_ATTACKS];
         let mut n = 0;
         for &c in b.board_cells() {
-            if n < MAX_ATTACKS && b.is_empty(c) && b.threat(c, us) >= Threat::Flex3 {
+            if n < MAX_ATTACKS
+                && b.is_empty(c)
+                && b.threat(c, us) >= Threat::Flex3
+                && last.is_none_or(|l| b.threat(c, us) >= ANYWHERE || relevant(c, l))
+            {
                 attacks[n] = (b.threat(c, us), c);
                 n += 1;
             }
@@ -122,7 +148,7 @@ impl Engine {
         attacks[..n].sort_by_key(|&(t, _)| std::cmp::Reverse(t));
         for &(_, m) in &attacks[..n] {
             b.make(m);
-            let r = self.defend(b, depth - 1);
+            let r = self.defend(b, depth - 1, m);
             b.unmake();
             if let Some(plies) = r {
                 return Some((plies + 1, m));
@@ -137,9 +163,9 @@ impl Engine {
         None
     }
 
-    /// Defender to move, facing a threat just made: the plies to the attacker's five
-    /// against the best defence, if every defence loses.
-    fn defend(&mut self, b: &mut Board, depth: u32) -> Option<u32> {
+    /// Defender to move, facing a threat just made (the attacker's last stone on `last`):
+    /// the plies to the attacker's five against the best defence, if every defence loses.
+    fn defend(&mut self, b: &mut Board, depth: u32, last: Cell) -> Option<u32> {
         if self.vcf_left == 0 || self.count_node() {
             return None;
         }
@@ -160,7 +186,11 @@ impl Engine {
                     return None;
                 }
             }
-            1 => list.push((0, b.find(att, Threat::Five)?)),
+            1 => list.push((
+                0,
+                b.five_near(last, att)
+                    .or_else(|| b.find(att, Threat::Five))?,
+            )),
             _ => return Some(2),
         }
         if list.is_empty() {
@@ -170,7 +200,7 @@ impl Engine {
         let mut worst = 0;
         for (_, m) in list {
             b.make(m);
-            let r = self.after_defence(b, depth);
+            let r = self.after_defence(b, depth, m, last);
             b.unmake();
             worst = worst.max(r? + 1);
         }
@@ -179,19 +209,31 @@ impl Engine {
 
     /// Attacker to move after a defence: a defender's four is blocked first (and the
     /// defender moves again while the attacker's threat stands).
-    fn after_defence(&mut self, b: &mut Board, depth: u32) -> Option<u32> {
+    fn after_defence(
+        &mut self,
+        b: &mut Board,
+        depth: u32,
+        defence: Cell,
+        last: Cell,
+    ) -> Option<u32> {
         let att = b.side();
         let def = att ^ 1;
         match b.count(def, Threat::Five) {
-            0 => self.attack(b, depth).map(|(plies, _)| plies),
+            0 => self.attack(b, depth, Some(last)).map(|(plies, _)| plies),
             1 => {
                 if b.count(att, Threat::Five) > 0 {
                     return Some(1);
                 }
-                let block = b.find(def, Threat::Five)?;
+                let block = b
+                    .five_near(defence, def)
+                    .or_else(|| b.find(def, Threat::Five))?;
                 b.make(block);
                 let pending = b.count(att, Threat::Five) > 0 || b.count(att, Threat::Flex4) > 0;
-                let r = if pending { self.defend(b, depth) } else { None };
+                let r = if pending {
+                    self.defend(b, depth, block)
+                } else {
+                    None
+                };
                 b.unmake();
                 r.map(|plies| plies + 1)
             }
@@ -271,11 +313,13 @@ mod tests {
     }
 
     /// Every short win the threats search claims in random positions is a win against every
-    /// defence, by the rules alone.
+    /// defence, by the rules alone; among them positions where the opponent has a four to
+    /// block first.
     #[test]
     fn short_threat_wins_hold_against_every_defence() {
         let mut rng = StdRng::seed_from_u64(17);
         let mut confirmed = 0;
+        let mut after_block = 0;
         for exact in [false, true] {
             let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
             let rule = if exact {
@@ -285,29 +329,30 @@ mod tests {
             };
             let tables = Tables::new(g);
             let mut engine = Engine::new(1);
-            for _ in 0..400 {
+            for _ in 0..1500 {
                 let mut squares: Vec<Square> = (0..g.cells())
                     .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
                     .collect();
                 squares.shuffle(&mut rng);
-                let n = rng.random_range(8..18);
+                let n = rng.random_range(8..26);
                 let Ok(mut pos) = Position::from_moves(tables.clone(), &squares[..n]) else {
                     continue;
                 };
+                let blocks = pos.threats(pos.side_to_move().other()).count();
                 if pos.outcome().is_some()
                     || !pos.threats(pos.side_to_move()).is_empty()
-                    || !pos.threats(pos.side_to_move().other()).is_empty()
+                    || blocks > 1
                 {
                     continue;
                 }
                 let mut b = Board::new(&pos, rule);
-                if b.count(b.side(), Threat::Flex4) > 0 || b.fours(b.side()) > 0 {
+                if blocks == 0 && (b.count(b.side(), Threat::Flex4) > 0 || b.fours(b.side()) > 0) {
                     // Wins by fours alone: the fours search's business.
                     continue;
                 }
                 engine.vcf_left = 20_000;
                 engine.aborted = false;
-                let Some((plies, first)) = engine.attack(&mut b, 2) else {
+                let Some((plies, first)) = engine.attack(&mut b, 2, None) else {
                     continue;
                 };
                 if plies > 5 {
@@ -321,9 +366,14 @@ mod tests {
                     g.name(first)
                 );
                 confirmed += 1;
+                after_block += usize::from(blocks == 1);
             }
         }
         assert!(confirmed >= 5, "only {confirmed} short wins found");
+        assert!(
+            after_block >= 5,
+            "only {after_block} short wins after a block"
+        );
     }
 
     /// Random positions (no five, no four to make for either side) around the centre of a
@@ -477,5 +527,96 @@ mod tests {
             }
         }
         assert!(answered >= 10, "only {answered} threatened positions");
+    }
+}
+
+/// A measure, not a check: how many positions of the suite of won positions
+/// (bench/strength/won-positions.txt) the threats search alone proves within a budget of
+/// nodes, by Rapfi's plies to the five. Deterministic (nodes, not time), so that changes to
+/// the search can be compared on a busy machine:
+/// `VCT_BUDGET=30000 cargo test --release suite_by_nodes -- --ignored --nocapture`.
+#[cfg(test)]
+mod suite {
+    use super::*;
+    use crate::rules::{Geometry, Position, Square, Tables};
+    use crate::search::gomoku::pattern::LineRule;
+
+    #[test]
+    #[ignore = "a measure of the search, run by hand"]
+    fn suite_by_nodes() {
+        let budget: u64 = std::env::var("VCT_BUDGET")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(30_000);
+        let depth: u32 = std::env::var("VCT_DEPTH")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(12);
+        let show: u32 = std::env::var("VCT_SHOW")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/bench/strength/won-positions.txt"
+        );
+        let text = std::fs::read_to_string(path).expect("the suite");
+        let g = Geometry::new(15, 15, 5).expect("15x15");
+        let tables = Tables::new(g);
+        let mut by: std::collections::BTreeMap<u32, (u32, u32, u32)> = Default::default();
+        let mut nodes_total = 0;
+        let start = std::time::Instant::now();
+        let mut engine = Engine::new(1);
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let plies: u32 = f[2].parse().expect("plies");
+            let sqs: Vec<Square> = f[3..]
+                .iter()
+                .map(|m| g.square_named(m).expect("a square"))
+                .collect();
+            let pos = Position::from_moves(tables.clone(), &sqs).expect("legal");
+            let mut b = Board::new(&pos, LineRule::Freestyle);
+            engine.refuted.clear();
+            engine.aborted = false;
+            engine.vcf_left = budget;
+            let us = b.side();
+            let found = if b.count(us ^ 1, Threat::Five) > 0 {
+                engine.attack(&mut b, 1, None).is_some()
+                    || engine.vct_deepening(&mut b, depth).is_some()
+            } else {
+                engine.vcf(&mut b, 40).is_some() || {
+                    engine.vcf_left = budget;
+                    engine.vct_deepening(&mut b, depth).is_some()
+                }
+            };
+            nodes_total += budget - engine.vcf_left;
+            if !found && plies <= show {
+                eprintln!(
+                    "M{plies} exhausted={} {}",
+                    engine.vcf_left > 0,
+                    pos.diagram()
+                );
+            }
+            let e = by.entry(plies).or_default();
+            e.0 += u32::from(found);
+            e.1 += 1;
+            e.2 += u32::from(!found && engine.vcf_left > 0);
+        }
+        let won: u32 = by.values().map(|e| e.0).sum();
+        let exhausted: u32 = by.values().map(|e| e.2).sum();
+        eprintln!(
+            "VCT suite: {won} proven, {exhausted} searched out without a win; nodes {nodes_total}, {:?}",
+            start.elapsed()
+        );
+        eprintln!(
+            "{}",
+            by.iter()
+                .map(|(k, (w, n, _))| format!("M{k} {w}/{n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
 }
