@@ -205,3 +205,52 @@ fn the_checkpoint_is_no_larger_than_the_table() {
     assert_eq!(value_and_nodes(&out).0, "draw");
     let _ = std::fs::remove_file(&path);
 }
+
+/// SIGTERM (like Ctrl-C's SIGINT) stops the search, writes the checkpoint, prints the
+/// unproven line and exits with status 130; the next run resumes from the file.
+#[test]
+fn a_signal_stops_the_search_and_writes_the_checkpoint() {
+    use rustix::process::{Pid, Signal, kill_process};
+    use std::io::{BufRead, BufReader};
+    let path = scratch("885-signal");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["solve", "8", "8", "5", "--time", "600", "--hash", "16"])
+        .arg("--checkpoint")
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run kinrow");
+    // The first progress line says the search is under way.
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("a progress line");
+    assert!(line.starts_with("solve 8x8 k=5 nodes "), "{line}");
+    let pid = Pid::from_raw(child.id() as i32).expect("a process id");
+    kill_process(pid, Signal::TERM).expect("kinrow can be signalled");
+    let mut rest = String::new();
+    let _ = std::io::Read::read_to_string(&mut stderr, &mut rest);
+    let out = child.wait_with_output().expect("kinrow ends");
+    assert_eq!(out.status.code(), Some(130), "{rest}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("solve 8x8 k=5 unproven"), "{stdout}");
+    assert!(rest.contains("checkpoint"), "{rest}");
+    let written = std::fs::read(&path).expect("the checkpoint is written");
+    assert!(written.starts_with(b"kinrow checkpoint 1\ngame 8 8 5 freestyle\n"));
+    // It resumes.
+    let again = kinrow(&[
+        "solve",
+        "8",
+        "8",
+        "5",
+        "--hash",
+        "16",
+        "--max-nodes",
+        "1",
+        "--checkpoint",
+        path.to_str().expect("UTF-8"),
+    ]);
+    assert!(again.status.success(), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("resumed from"));
+    let _ = std::fs::remove_file(&path);
+}

@@ -105,6 +105,11 @@ pub struct Dfpn<'c> {
     /// infinite thresholds is when the run ends.
     root_ply: usize,
     root_numbers: (u32, u32),
+    /// While a child of the root is searched: the root's other children's numbers, combined
+    /// (the least proof number and the sum of disproof numbers at an attacker node, the
+    /// other way round at a defender node), and whether the root is an attacker node; so
+    /// that the root's numbers in the progress reports follow its child's as they change.
+    root_rest: Option<(u32, u32, bool)>,
     /// Search the pass at every attacker node (see [`super::Budget::always_pass`]).
     pub always_pass: bool,
     /// Written every [`super::checkpoint::EVERY`] while the search runs; a failed write
@@ -130,6 +135,7 @@ impl<'c> Dfpn<'c> {
             kids: (0..depth).map(|_| Vec::with_capacity(64)).collect(),
             root_ply: 0,
             root_numbers: (1, 1),
+            root_rest: None,
             always_pass: false,
             checkpoint: None,
         }
@@ -150,6 +156,7 @@ impl<'c> Dfpn<'c> {
         self.next_report = start + REPORT_EVERY;
         self.aborted = false;
         self.root_ply = self.board.ply();
+        self.root_rest = None;
         self.root_numbers = self.root_entry().map_or((1, 1), |e| (e.pn, e.dn));
         loop {
             let (pn, dn) = self.mid(INF - 1, INF - 1, report);
@@ -565,6 +572,15 @@ impl Dfpn<'_> {
             }
             if ply == self.root_ply {
                 self.root_numbers = (pn, dn);
+            } else if ply == self.root_ply + 1
+                && let Some((rest_pn, rest_dn, or)) = self.root_rest
+            {
+                let cap = |x: u64| x.min(INF as u64 - 1) as u32;
+                self.root_numbers = if or {
+                    (rest_pn.min(pn), cap(rest_dn as u64 + dn as u64))
+                } else {
+                    (cap(rest_pn as u64 + pn as u64), rest_dn.min(dn))
+                };
             }
             if pn == 0 || dn == 0 {
                 result = self.conclude(&kids, attacker_node, stage, null_zone, pn == 0);
@@ -608,6 +624,26 @@ impl Dfpn<'_> {
                     )
                 }
             };
+            if ply == self.root_ply {
+                let or = attacker_node || stage == STAGE_NULL;
+                let others = kids
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, k)| i != best && !k.dup)
+                    .map(|(_, k)| (k.pn, k.dn));
+                let (mut least, mut sum) = (INF, 0u64);
+                for (cp, cd) in others {
+                    let (l, s) = if or { (cp, cd) } else { (cd, cp) };
+                    least = least.min(l);
+                    sum += s as u64;
+                }
+                let sum = sum.min(INF as u64 - 1) as u32;
+                self.root_rest = Some(if or {
+                    (least, sum, true)
+                } else {
+                    (sum, least, false)
+                });
+            }
             let mv = kids[best].mv;
             if mv == NULL {
                 self.board.make_null();
