@@ -101,16 +101,20 @@ fn key_at(word: u64, place: usize) -> u32 {
     (window & ((1 << (2 * HALF)) - 1)) | (window >> (2 * HALF + 2)) << (2 * HALF)
 }
 
-/// The offsets of the 5x5 square around a cell (for [`Board::is_near`]).
-const SQUARE: [isize; 25] = {
-    let mut out = [0; 25];
+/// The 5x5 square around a cell as five runs of five bytes of [`Board::near`], each added
+/// as one 8-byte word: a count is at most 25, so no byte carries into the next.
+const SQUARE_ROWS: [isize; 5] = {
+    let mut out = [0; 5];
     let mut k = 0;
-    while k < 25 {
-        out[k] = (k as isize / 5 - 2) * STRIDE as isize + k as isize % 5 - 2;
+    while k < 5 {
+        out[k] = (k as isize - 2) * STRIDE as isize - 2;
         k += 1;
     }
     out
 };
+
+/// One in each of the five low bytes of a word.
+const FIVE_ONES: u64 = 0x01_0101_0101;
 
 /// A move made, with what `make` changed for `unmake` to put back: the totals as they were,
 /// and where the move's entries in the undo log begin.
@@ -415,9 +419,7 @@ impl Board {
         self.counts = totals.counts;
         self.sums = totals.sums;
         self.waits = totals.waits;
-        for offset in SQUARE {
-            self.near[at(c, offset)] += 1;
-        }
+        self.add_near(c, FIVE_ONES);
     }
 
     /// Takes back the last move.
@@ -439,8 +441,22 @@ impl Board {
         self.counts = mark.counts;
         self.sums = mark.sums;
         self.waits = mark.waits;
-        for offset in SQUARE {
-            self.near[at(c, offset)] -= 1;
+        self.add_near(c, FIVE_ONES.wrapping_neg());
+    }
+
+    /// Adds `delta` (one or minus one in each of five bytes) to the counts of the 5x5 square
+    /// around `c`.
+    #[inline(always)]
+    fn add_near(&mut self, c: Cell, delta: u64) {
+        for offset in SQUARE_ROWS {
+            // The square lies within the walls, and a row of it with the three bytes after
+            // within the array.
+            let start = at(c, offset).min(CELLS - 8);
+            let bytes = &mut self.near[start..start + 8];
+            let mut word = [0; 8];
+            word.copy_from_slice(bytes);
+            let sum = u64::from_le_bytes(word).wrapping_add(delta);
+            bytes.copy_from_slice(&sum.to_le_bytes());
         }
     }
 
@@ -448,11 +464,13 @@ impl Board {
     /// new words and the cell's place along each.
     #[inline(always)]
     fn write_lines(&mut self, c: Cell, code: u64) -> [(u64, usize); 4] {
-        [0, 1, 2, 3].map(|d| {
+        let mut words = [(0, 0); 4];
+        for (d, w) in words.iter_mut().enumerate() {
             let (line, place) = line_of(c, d);
             self.lines[line] ^= code << (2 * place);
-            (self.lines[line], place)
-        })
+            *w = (self.lines[line], place);
+        }
+        words
     }
 
     /// The key of cell `c` in direction `d`.
