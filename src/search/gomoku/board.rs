@@ -2,14 +2,15 @@
 //!
 //! Cells are indexed `(rank + PAD) * STRIDE + file + PAD`: five cells of wall on every side,
 //! so that a cell's ten line neighbours never leave the array, and boards up to 22x22 fit.
-//! Every cell keeps, per direction, the key of its line (see [`super::pattern`]); a move
-//! updates the keys of the forty cells it is a neighbour of, and for the empty ones their
-//! patterns, threat classes and evaluation terms. Counts of empty cells per threat class and
-//! the sums of the evaluation terms follow, so that "does white have a four" or the static
-//! value cost nothing.
+//! Every line of the array (rank, file, diagonal) is one 64-bit word of 2-bit cells, so a
+//! cell's key in a direction (see [`super::pattern`]) is a shift of its line's word, and a
+//! move writes four words. It refreshes the patterns, threat classes and evaluation terms
+//! of the empty cells among its forty line neighbours, and logs their states for unmake to
+//! put back. Counts of empty cells per threat class and the sums of the evaluation terms
+//! follow, so that "does white have a four" or the static value cost nothing.
 
 use super::eval::CellScores;
-use super::pattern::{EMPTY, HALF, LineRule, Pattern, PatternTable, Threat, WALL, slot};
+use super::pattern::{EMPTY, HALF, LineRule, Pattern, PatternTable, Threat, WALL};
 use crate::rules::{Position, Square};
 
 /// Row length of the padded array.
@@ -53,19 +54,18 @@ fn at(c: Cell, offset: isize) -> usize {
     (c as isize + offset) as usize & (CELLS - 1)
 }
 
-/// The line neighbours of a cell, nearest first (eight at each distance): their offset, the
-/// direction of the line, and the shift at which the cell appears in their key (it lies at
-/// the opposite offset from them). Their keys are written whatever they hold (a wall's keys
-/// are never read), so a scan needs no test for the board's edge.
-const NEIGHBOURS: [(isize, usize, u32); 8 * HALF] = {
+/// The line neighbours of a cell, nearest first (eight at each distance): their offset in
+/// the array, the direction of the line, and their offset along it. Walls are skipped as
+/// taken cells are, so a scan needs no test for the board's edge.
+const NEIGHBOURS: [(isize, usize, isize); 8 * HALF] = {
     let mut out = [(0, 0, 0); 8 * HALF];
     let mut k = 0;
     let mut i = 1;
     while i <= HALF as isize {
         let mut d = 0;
         while d < 4 {
-            out[k] = (-i * DIRS[d], d, 2 * slot(i) as u32);
-            out[k + 1] = (i * DIRS[d], d, 2 * slot(-i) as u32);
+            out[k] = (-i * DIRS[d], d, -i);
+            out[k + 1] = (i * DIRS[d], d, i);
             k += 2;
             d += 1;
         }
@@ -74,16 +74,47 @@ const NEIGHBOURS: [(isize, usize, u32); 8 * HALF] = {
     out
 };
 
-/// The offsets of the 5x5 square around a cell (for [`Board::is_near`]).
-const SQUARE: [isize; 25] = {
-    let mut out = [0; 25];
+/// Lines of each direction: 32 ranks or files, 63 diagonals (64 slots each).
+const LINES: usize = 64;
+
+/// The word of the line through `c` in direction `d` (an index into [`Board::lines`]), and
+/// the cell's place along it.
+#[inline(always)]
+fn line_of(c: Cell, d: usize) -> (usize, usize) {
+    let (rank, file) = (c / STRIDE, c % STRIDE);
+    let line = match d {
+        0 => rank,
+        1 => file,
+        2 => file + STRIDE - 1 - rank,
+        _ => file + rank,
+    };
+    let place = if d == 0 { file } else { rank };
+    ((d * LINES + line) & (4 * LINES - 1), place)
+}
+
+/// The key (see [`super::pattern`]) of the cell at `place` of the line `word`: its five
+/// neighbours each side, without the cell itself. Board cells lie at places 5..=26, so the
+/// eleven cells are in the word.
+#[inline(always)]
+fn key_at(word: u64, place: usize) -> u32 {
+    let window = (word >> (2 * (place - HALF))) as u32 & ((1 << (4 * HALF + 2)) - 1);
+    (window & ((1 << (2 * HALF)) - 1)) | (window >> (2 * HALF + 2)) << (2 * HALF)
+}
+
+/// The 5x5 square around a cell as five runs of five bytes of [`Board::near`], each added
+/// as one 8-byte word: a count is at most 25, so no byte carries into the next.
+const SQUARE_ROWS: [isize; 5] = {
+    let mut out = [0; 5];
     let mut k = 0;
-    while k < 25 {
-        out[k] = (k as isize / 5 - 2) * STRIDE as isize + k as isize % 5 - 2;
+    while k < 5 {
+        out[k] = (k as isize - 2) * STRIDE as isize - 2;
         k += 1;
     }
     out
 };
+
+/// One in each of the five low bytes of a word.
+const FIVE_ONES: u64 = 0x01_0101_0101;
 
 /// A move made, with what `make` changed for `unmake` to put back: the totals as they were,
 /// and where the move's entries in the undo log begin.
@@ -113,8 +144,9 @@ pub struct Board {
     rows: usize,
     /// 0 empty, 1 black, 2 white, 3 wall.
     cells: Box<[u8; CELLS]>,
-    /// The line keys of the cells (a wall's are meaningless).
-    keys: Box<[[u32; 4]; CELLS]>,
+    /// Every line of the array per direction ([`line_of`]), 2 bits a cell as in the keys;
+    /// places off the array are wall.
+    lines: Box<[u64; 4 * LINES]>,
     /// The patterns of the empty cells. A taken cell's are left as they were when it was
     /// filled: moves are taken back last first, so they are right again when it is emptied.
     state: Box<[CellState; CELLS]>,
@@ -171,7 +203,7 @@ impl Board {
             columns,
             rows,
             cells,
-            keys: Box::new([[0; 4]; CELLS]),
+            lines: Box::new([u64::MAX; 4 * LINES]),
             state: Box::new([NO_STATE; CELLS]),
             near: Box::new([0; CELLS]),
             counts: [[0; Threat::COUNT]; 2],
@@ -186,16 +218,14 @@ impl Board {
             table: PatternTable::shared(rule),
             terms: CellScores::shared(),
         };
-        // Keys of the empty board (walls seen), then every cell's patterns.
-        for &c in &board.board_cells.clone() {
-            for (d, &step) in DIRS.iter().enumerate() {
-                let mut key = 0;
-                for off in (-(HALF as isize)..=HALF as isize).filter(|&o| o != 0) {
-                    let n = (c as isize + off * step) as usize;
-                    key |= (board.cells[n] as u32) << (2 * slot(off));
-                }
-                board.keys[c][d] = key;
+        // The lines of the empty board, then every cell's patterns.
+        for &c in &board.board_cells {
+            for d in 0..4 {
+                let (line, place) = line_of(c, d);
+                board.lines[line] &= !(u64::from(WALL) << (2 * place));
             }
+        }
+        for &c in &board.board_cells.clone() {
             board.refresh_cell(c);
         }
         // The stones (a position set up from a diagram has no move list to replay).
@@ -369,7 +399,7 @@ impl Board {
         self.cells[c] = side as u8 + 1;
         self.hash ^= self.zobrist[c][side];
         self.side ^= 1;
-        self.write_keys(c, side as u32 + 1);
+        let words = self.write_lines(c, side as u64 + 1);
         // The totals change in registers, and are written once.
         let mut totals = Totals {
             counts: self.counts,
@@ -378,18 +408,18 @@ impl Board {
         };
         // Neighbours beyond the table's reach keep their patterns (under freestyle, the
         // fifth each side).
-        for &(offset, d, _) in &NEIGHBOURS[..8 * self.table.reach()] {
+        for &(offset, d, along) in &NEIGHBOURS[..8 * self.table.reach()] {
             let n = at(c, offset);
             if self.cells[n] == EMPTY as u8 {
-                self.refresh_direction(n, d, &mut totals);
+                let (word, place) = words[d];
+                let key = key_at(word, (place as isize + along) as usize);
+                self.refresh_direction(n, d, key, &mut totals);
             }
         }
         self.counts = totals.counts;
         self.sums = totals.sums;
         self.waits = totals.waits;
-        for offset in SQUARE {
-            self.near[at(c, offset)] += 1;
-        }
+        self.add_near(c, FIVE_ONES);
     }
 
     /// Takes back the last move.
@@ -402,26 +432,52 @@ impl Board {
         let side = self.side;
         self.cells[c] = EMPTY as u8;
         self.hash ^= self.zobrist[c][side];
-        // The neighbours' keys lose the stone, and the empty cells whose patterns changed
-        // get their logged states back.
-        self.write_keys(c, side as u32 + 1);
+        // The lines lose the stone, and the empty cells whose patterns changed get their
+        // logged states back.
+        self.write_lines(c, side as u64 + 1);
         for (n, state) in self.undo.drain(mark.undo_len..) {
             self.state[usize::from(n) & (CELLS - 1)] = state;
         }
         self.counts = mark.counts;
         self.sums = mark.sums;
         self.waits = mark.waits;
-        for offset in SQUARE {
-            self.near[at(c, offset)] -= 1;
+        self.add_near(c, FIVE_ONES.wrapping_neg());
+    }
+
+    /// Adds `delta` (one or minus one in each of five bytes) to the counts of the 5x5 square
+    /// around `c`.
+    #[inline(always)]
+    fn add_near(&mut self, c: Cell, delta: u64) {
+        for offset in SQUARE_ROWS {
+            // The square lies within the walls, and a row of it with the three bytes after
+            // within the array.
+            let start = at(c, offset).min(CELLS - 8);
+            let bytes = &mut self.near[start..start + 8];
+            let mut word = [0; 8];
+            word.copy_from_slice(bytes);
+            let sum = u64::from_le_bytes(word).wrapping_add(delta);
+            bytes.copy_from_slice(&sum.to_le_bytes());
         }
     }
 
-    /// Writes (or, a second time, erases) the stone `code` at `c` into its neighbours' keys.
+    /// Writes (or, a second time, erases) the stone `code` at `c` into its four lines; the
+    /// new words and the cell's place along each.
     #[inline(always)]
-    fn write_keys(&mut self, c: Cell, code: u32) {
-        for &(offset, d, shift) in &NEIGHBOURS {
-            self.keys[at(c, offset)][d] ^= code << shift;
+    fn write_lines(&mut self, c: Cell, code: u64) -> [(u64, usize); 4] {
+        let mut words = [(0, 0); 4];
+        for (d, w) in words.iter_mut().enumerate() {
+            let (line, place) = line_of(c, d);
+            self.lines[line] ^= code << (2 * place);
+            *w = (self.lines[line], place);
         }
+        words
+    }
+
+    /// The key of cell `c` in direction `d`.
+    #[inline]
+    fn key(&self, c: Cell, d: usize) -> u32 {
+        let (line, place) = line_of(c, d);
+        key_at(self.lines[line], place)
     }
 
     /// Drops an empty cell's terms from the counts and sums (it is being filled).
@@ -439,7 +495,7 @@ impl Board {
     fn refresh_cell(&mut self, c: Cell) {
         let mut state = NO_STATE;
         for d in 0..4 {
-            state.lines[d] = self.table.packed(self.keys[c][d]);
+            state.lines[d] = self.table.packed(self.key(c, d));
         }
         for p in 0..2 {
             let pats = state.lines.map(|pair| Pattern::unpack(pair, p));
@@ -454,11 +510,11 @@ impl Board {
         self.state[c] = state;
     }
 
-    /// Recomputes direction `d` of the empty cell `c`, keeping the counts and sums, and logs
-    /// the cell's state if it changes.
+    /// Recomputes direction `d` of the empty cell `c`, whose key there is now `key`, keeping
+    /// the counts and sums, and logs the cell's state if it changes.
     #[inline(always)]
-    fn refresh_direction(&mut self, c: usize, d: usize, totals: &mut Totals) {
-        let pair = self.table.packed(self.keys[c][d]);
+    fn refresh_direction(&mut self, c: usize, d: usize, key: u32, totals: &mut Totals) {
+        let pair = self.table.packed(key);
         let state = &mut self.state[c];
         let old = state.lines[d];
         if pair == old {
@@ -495,9 +551,20 @@ impl Board {
 mod tests {
     use super::*;
     use crate::rules::{Geometry, Tables};
+    use crate::search::gomoku::pattern::slot;
     use rand::rngs::StdRng;
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
+
+    /// The key of `c` along `step`, read cell by cell.
+    fn key_from_cells(board: &Board, c: Cell, step: isize) -> u32 {
+        let mut key = 0;
+        for off in (-(HALF as isize)..=HALF as isize).filter(|&o| o != 0) {
+            let n = (c as isize + off * step) as usize;
+            key |= u32::from(board.cells[n]) << (2 * slot(off));
+        }
+        key
+    }
 
     /// After random games with take-backs, the incremental state equals a board built from
     /// scratch.
@@ -556,8 +623,11 @@ mod tests {
                 assert_eq!(board.near, fresh.near);
                 assert_eq!(board.hash, fresh.hash);
                 assert_eq!(board.cells, fresh.cells);
+                assert_eq!(board.lines, fresh.lines);
                 for &c in &fresh.board_cells {
-                    assert_eq!(board.keys[c], fresh.keys[c]);
+                    for (d, &step) in DIRS.iter().enumerate() {
+                        assert_eq!(board.key(c, d), key_from_cells(&board, c, step));
+                    }
                     if fresh.is_empty(c) {
                         assert_eq!(board.state[c], fresh.state[c]);
                     }
@@ -566,9 +636,7 @@ mod tests {
                     board.unmake();
                 }
                 let empty = Board::new(&Position::new(tables.clone()), rule);
-                for &c in &empty.board_cells {
-                    assert_eq!(board.keys[c], empty.keys[c]);
-                }
+                assert_eq!(board.lines, empty.lines);
                 assert_eq!(board.state, empty.state);
                 assert_eq!(board.counts, empty.counts);
                 assert_eq!(board.sums, empty.sums);
