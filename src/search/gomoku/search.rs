@@ -99,6 +99,9 @@ pub struct Engine {
     after_null: Vec<bool>,
     /// The static value at each ply of the current line, where it was taken.
     evals: Vec<Option<i32>>,
+    /// Whether the root looks for its own wins by fours and threats before the tree (the
+    /// tests turn it off to check the tree's own proofs).
+    pub(super) root_threats: bool,
 }
 
 /// A root move and its latest score.
@@ -135,6 +138,7 @@ impl Engine {
             extend_ply: 0,
             after_null: vec![false; plies],
             evals: vec![None; plies],
+            root_threats: true,
         }
     }
 
@@ -198,7 +202,7 @@ impl Engine {
         }
         // With a four of the opponent's to block, the block comes first: both searches
         // know it.
-        if b.count(them, Threat::Five) <= 1 {
+        if self.root_threats && b.count(them, Threat::Five) <= 1 {
             if b.count(them, Threat::Five) == 0
                 && let Some(c) = b.find(us, Threat::Flex4)
             {
@@ -263,7 +267,10 @@ impl Engine {
             let unsound_before = self.unsound;
             let mut best = -INF;
             let mut best_pv: Vec<Cell> = Vec::new();
+            // Whether the best move's subtree left nothing out (a win through it is proven).
+            let mut best_sound = false;
             for (i, root) in roots.iter_mut().enumerate() {
+                let unsound_child = self.unsound;
                 let alpha = if settings.random_tie_break {
                     best.saturating_sub(1).max(-INF)
                 } else {
@@ -287,6 +294,7 @@ impl Engine {
                 root.exact = v > alpha;
                 if v > best {
                     best = v;
+                    best_sound = self.unsound == unsound_child;
                     best_pv.clear();
                     best_pv.push(root.cell);
                     best_pv.extend_from_slice(&self.pv[1]);
@@ -328,7 +336,8 @@ impl Engine {
             } else {
                 vec![b.square_of(chosen)]
             };
-            let sound = self.unsound == unsound_before && root_complete;
+            let sound = (self.unsound == unsound_before && root_complete)
+                || (best >= MATE_BOUND && best_sound && best_pv.first() == Some(&chosen));
             let value = Value::from_score(best.clamp(-MATE, MATE), false, sound);
             result.best = Some(b.square_of(chosen));
             result.value = value;
@@ -577,6 +586,9 @@ impl Engine {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        // Whether the best move's own subtree left nothing out: a win through it is a
+        // proof whatever was left out elsewhere (other moves, the list itself).
+        let mut best_sound = false;
         for i in 0..list.len() {
             let c = next_best(&mut list, i);
             let tactical = b.threat(c, us) >= Threat::Flex3
@@ -603,6 +615,7 @@ impl Engine {
             } else {
                 depth - 1
             };
+            let unsound_child = self.unsound;
             b.make(c);
             let mut v;
             if i == 0 {
@@ -629,6 +642,7 @@ impl Engine {
             if v > best {
                 best = v;
                 best_move = Some(c);
+                best_sound = self.unsound == unsound_child;
                 if v > alpha {
                     alpha = v;
                     self.set_pv(ply, c);
@@ -642,6 +656,9 @@ impl Engine {
             }
         }
         self.lists[ply] = list;
+        if best >= MATE_BOUND && best_sound {
+            self.unsound = unsound_before;
+        }
         let bound = Bound::of(best, alpha_orig, beta);
         let sound = self.unsound == unsound_before;
         self.tt

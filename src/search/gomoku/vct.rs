@@ -376,6 +376,66 @@ mod tests {
         );
     }
 
+    /// Every win and loss the tree search reports as proven, with the root's own threats
+    /// searches turned off (so that what is checked is the tree's account of the moves it
+    /// left out), holds by the rules alone where it is short enough to check: a win against
+    /// every defence, a loss whatever is played.
+    #[test]
+    fn the_trees_short_proofs_hold_by_the_rules() {
+        use crate::search::{Control, Limits, Settings, Value};
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        use std::time::Instant;
+        let (mut wins, mut losses) = (0, 0);
+        for exact in [false, true] {
+            let mut engine = Engine::new(1);
+            engine.root_threats = false;
+            for pos in quiet_positions(41, 120, exact) {
+                let control = Control {
+                    stop: Arc::new(AtomicBool::new(false)),
+                    start: Instant::now(),
+                };
+                let limits = Limits {
+                    depth: Some(4),
+                    nodes: Some(200_000),
+                    ..Limits::default()
+                };
+                let r = engine.search(
+                    &pos,
+                    &limits,
+                    Settings::default(),
+                    &control,
+                    &mut StdRng::seed_from_u64(1),
+                    &mut |_| {},
+                );
+                let mut p = pos.clone();
+                match r.value {
+                    Value::Win(n) if 2 * n - 1 <= 5 => {
+                        let best = r.best.expect("a move");
+                        assert!(
+                            attacker_wins(&mut p, 2 * n - 1, Some(best)),
+                            "{} claimed won in {n} by {}",
+                            pos.diagram(),
+                            pos.geometry().name(best)
+                        );
+                        wins += 1;
+                    }
+                    Value::Loss(n) if 2 * n <= 4 => {
+                        assert!(
+                            defender_loses(&mut p, 2 * n),
+                            "{} claimed lost in {n}",
+                            pos.diagram()
+                        );
+                        losses += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        eprintln!("checked {wins} wins and {losses} losses");
+        assert!(wins >= 10, "only {wins} short wins");
+    }
+
     /// Random positions (no five, no four to make for either side) around the centre of a
     /// 15x15 board, `count` of them.
     fn quiet_positions(seed: u64, count: usize, exact: bool) -> Vec<Position> {
