@@ -382,32 +382,18 @@ mod tests {
     /// every defence, a loss whatever is played.
     #[test]
     fn the_trees_short_proofs_hold_by_the_rules() {
-        use crate::search::{Control, Limits, Settings, Value};
-        use std::sync::Arc;
-        use std::sync::atomic::AtomicBool;
-        use std::time::Instant;
+        use crate::search::{Limits, Value};
         let (mut wins, mut losses) = (0, 0);
         for exact in [false, true] {
             let mut engine = Engine::new(1);
             engine.root_threats = false;
             for pos in quiet_positions(41, 120, exact) {
-                let control = Control {
-                    stop: Arc::new(AtomicBool::new(false)),
-                    start: Instant::now(),
-                };
                 let limits = Limits {
                     depth: Some(4),
                     nodes: Some(200_000),
                     ..Limits::default()
                 };
-                let r = engine.search(
-                    &pos,
-                    &limits,
-                    Settings::default(),
-                    &control,
-                    &mut StdRng::seed_from_u64(1),
-                    &mut |_| {},
-                );
+                let r = search_with(&mut engine, &pos, &limits);
                 let mut p = pos.clone();
                 match r.value {
                     Value::Win(n) if 2 * n - 1 <= 5 => {
@@ -438,6 +424,27 @@ mod tests {
 
     /// Random positions (no five, no four to make for either side) around the centre of a
     /// 15x15 board, `count` of them.
+    /// `engine`'s search of `pos` within `limits`, never stopped from outside, with the
+    /// default settings and a fixed seed.
+    fn search_with(
+        engine: &mut Engine,
+        pos: &Position,
+        limits: &crate::search::Limits,
+    ) -> crate::search::SearchResult {
+        let control = crate::search::Control {
+            stop: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            start: std::time::Instant::now(),
+        };
+        engine.search(
+            pos,
+            limits,
+            crate::search::Settings::default(),
+            &control,
+            &mut StdRng::seed_from_u64(1),
+            &mut |_| {},
+        )
+    }
+
     fn quiet_positions(seed: u64, count: usize, exact: bool) -> Vec<Position> {
         let mut rng = StdRng::seed_from_u64(seed);
         let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
@@ -507,12 +514,9 @@ mod tests {
     /// two attacks by a fresh engine; the search itself looks further).
     #[test]
     fn the_search_answers_a_threatened_win_by_threats() {
-        use crate::search::{Control, Limits, Settings, Value};
+        use crate::search::{Limits, Value};
         const LOST: i32 = -crate::eval::EVAL_LIMIT;
         use crate::search::gomoku::search::DEFENCE_MOVE_BUDGET;
-        use std::sync::Arc;
-        use std::sync::atomic::AtomicBool;
-        use std::time::Instant;
         // Whether the side to move wins within two attacks (exhaustively), and the nodes
         // it took to find out.
         let wins_after = |pos: &Position, exact: bool| {
@@ -541,23 +545,12 @@ mod tests {
                     (!lost, nodes)
                 };
                 let mut engine = Engine::new(1);
-                let control = Control {
-                    stop: Arc::new(AtomicBool::new(false)),
-                    start: Instant::now(),
-                };
                 // Whole iterations: a search cut short may play a move not yet checked.
                 let limits = Limits {
                     depth: Some(2),
                     ..Limits::default()
                 };
-                let r = engine.search(
-                    &pos,
-                    &limits,
-                    Settings::default(),
-                    &control,
-                    &mut StdRng::seed_from_u64(1),
-                    &mut |_| {},
-                );
+                let r = search_with(&mut engine, &pos, &limits);
                 if let Value::Loss(_) | Value::Heuristic(i32::MIN..=LOST) = r.value {
                     // The search found that every move loses (further than the checks
                     // below see): nothing to answer.
