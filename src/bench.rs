@@ -298,6 +298,7 @@ fn fixed_search(
     let settings = Settings {
         eval: EvalKind::default(),
         random_tie_break: false,
+        threads: 1,
     };
     let mut rng = StdRng::seed_from_u64(1);
     let result = searcher.search(pos, limits, settings, &control, &mut rng, report);

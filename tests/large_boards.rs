@@ -38,6 +38,7 @@ fn search(pos: &Position, depth: u32, eval: EvalKind) -> (Option<String>, Value)
     let settings = Settings {
         eval,
         random_tie_break: false,
+        threads: 1,
     };
     let limits = Limits {
         depth: Some(depth),

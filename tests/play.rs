@@ -22,6 +22,7 @@ fn engine_move(searcher: &mut Searcher, rng: &mut StdRng, pos: &Position, depth:
     let settings = Settings {
         eval: EvalKind::default(),
         random_tie_break: true,
+        threads: 1,
     };
     let r = searcher.search(pos, &limits, settings, &control, rng, &mut |_| {});
     r.best.expect("a move while the game goes on")

@@ -586,6 +586,7 @@ fn search(pos: &Position, nodes: u64, rng: &mut StdRng) -> kinrow::search::Searc
     let settings = Settings {
         eval: kinrow::eval::EvalKind::default(),
         random_tie_break: true,
+        threads: 1,
     };
     searcher.search(pos, &limits, settings, &control, rng, &mut |_| {})
 }

@@ -741,7 +741,14 @@ fn impossible_geometries_and_options() {
         ("newgame 1 1 2", "k=2 cannot be reached"),
         ("newgame 3 3 0", "k=0 cannot be reached"),
         // Options: unknown names, wrong types, out of range.
-        ("setoption name Threads value 2", "unknown option 'Threads'"),
+        (
+            "setoption name Threads value 0",
+            "Threads must be a whole number from 1 to 32",
+        ),
+        (
+            "setoption name Contempt value 2",
+            "unknown option 'Contempt'",
+        ),
         (
             "setoption name Ponder value true",
             "unknown option 'Ponder'",

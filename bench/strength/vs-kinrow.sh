@@ -26,6 +26,8 @@ table as vs-rapfi.sh, then kinrow match's own summary).
                       (default: openings/classical26.txt beside this script)
   --concurrency J     games at once (default 1)
   --out DIR           output folder (default: strength-out/kinrow-<UTC time> in the current folder)
+  --new-threads N     NEW's option Threads (default: not set; kinrow before Threads has none)
+  --old-threads N     OLD's option Threads (default: not set)
   --new-name NAME     (default new)
   --old-name NAME     (default old)
   -h, --help          this text
@@ -39,6 +41,7 @@ die() {
 
 new="" old="" board=15 rule=freestyle movetime=1000 pairs=13
 openings="$here/openings/classical26.txt" concurrency=1 out="" nname=new oname=old extra=()
+nthreads="" othreads=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --new) new="${2:?--new needs a path}"; shift 2 ;;
@@ -50,6 +53,8 @@ while [ $# -gt 0 ]; do
         --openings) openings="${2:?--openings needs a file}"; shift 2 ;;
         --concurrency) concurrency="${2:?--concurrency needs a count}"; shift 2 ;;
         --out) out="${2:?--out needs a folder}"; shift 2 ;;
+        --new-threads) nthreads="${2:?--new-threads needs a count}"; shift 2 ;;
+        --old-threads) othreads="${2:?--old-threads needs a count}"; shift 2 ;;
         --new-name) nname="${2:?--new-name needs a name}"; shift 2 ;;
         --old-name) oname="${2:?--old-name needs a name}"; shift 2 ;;
         -h | --help) usage; exit 0 ;;
@@ -79,6 +84,8 @@ esac
 is_count "$movetime" || die "--movetime must be a positive count of milliseconds"
 is_count "$pairs" || die "--pairs must be a positive count"
 is_count "$concurrency" || die "--concurrency must be a positive count"
+[ -z "$nthreads" ] || is_count "$nthreads" || die "--new-threads must be a positive count"
+[ -z "$othreads" ] || is_count "$othreads" || die "--old-threads must be a positive count"
 [[ "$nname" =~ ^[A-Za-z0-9_.+-]+$ ]] || die "--new-name: letters, digits and _.+- only"
 [[ "$oname" =~ ^[A-Za-z0-9_.+-]+$ ]] || die "--old-name: letters, digits and _.+- only"
 [ "$nname" != "$oname" ] || die "the two names must differ"
@@ -96,8 +103,8 @@ python3 "$here/openings.py" kinrow "$openings" --size "$board" --count "$pairs" 
 
 # Quoted for kinrow match's own word splitting: a path with spaces stays one word.
 command=("$new" match
-    --engine "cmd='$new' name=$nname option.Rule=$rule"
-    --engine "cmd='$old' name=$oname option.Rule=$rule"
+    --engine "cmd='$new' name=$nname option.Rule=$rule${nthreads:+ option.Threads=$nthreads}"
+    --engine "cmd='$old' name=$oname option.Rule=$rule${othreads:+ option.Threads=$othreads}"
     --board "${board}x$board" --games $((2 * pairs)) --movetime "$movetime"
     --openings "file=$out/openings.txt" --concurrency "$concurrency"
     --sgf "$out/games.sgf" --jsonl "$out/games.jsonl"

@@ -27,6 +27,7 @@ and after) and summary.txt (summary.py: W-L-D, score, Elo with its 95% error bar
                       (default: openings/classical26.txt beside this script)
   --depth N           Rapfi's max_depth (INFO max_depth N); default: no limit
   --threads N         Rapfi's threads (INFO thread_num; default 1)
+  --kinrow-threads N  kinrow's threads (INFO thread_num; default: not sent, so 1)
   --concurrency J     games at once (default 1; more games than cores distorts the timing)
   --out DIR           output folder (default: strength-out/rapfi-<UTC time> in the current folder)
   --kinrow-name NAME  kinrow's name in the records (default kinrow)
@@ -44,7 +45,7 @@ die() {
 }
 
 kinrow="" rapfi="" cli="c-gomoku-cli" board=15 rule=freestyle turn=1 match="" pairs=13
-openings="$here/openings/classical26.txt" depth="" threads=1 concurrency=1 out=""
+openings="$here/openings/classical26.txt" depth="" threads=1 kthreads="" concurrency=1 out=""
 kname=kinrow rname=rapfi allow_config=0 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -59,6 +60,7 @@ while [ $# -gt 0 ]; do
         --openings) openings="${2:?--openings needs a file}"; shift 2 ;;
         --depth) depth="${2:?--depth needs a depth}"; shift 2 ;;
         --threads) threads="${2:?--threads needs a count}"; shift 2 ;;
+        --kinrow-threads) kthreads="${2:?--kinrow-threads needs a count}"; shift 2 ;;
         --concurrency) concurrency="${2:?--concurrency needs a count}"; shift 2 ;;
         --out) out="${2:?--out needs a folder}"; shift 2 ;;
         --kinrow-name) kname="${2:?--kinrow-name needs a name}"; shift 2 ;;
@@ -108,6 +110,7 @@ is_seconds "$match" || die "--match must be a positive number of seconds"
 is_count "$pairs" || die "--pairs must be a positive count"
 [ -z "$depth" ] || is_count "$depth" || die "--depth must be a positive depth"
 is_count "$threads" || die "--threads must be a positive count"
+[ -z "$kthreads" ] || is_count "$kthreads" || die "--kinrow-threads must be a positive count"
 is_count "$concurrency" || die "--concurrency must be a positive count"
 [[ "$kname" =~ ^[A-Za-z0-9_.+-]+$ ]] || die "--kinrow-name: letters, digits and _.+- only"
 [[ "$rname" =~ ^[A-Za-z0-9_.+-]+$ ]] || die "--rapfi-name: letters, digits and _.+- only"
@@ -134,9 +137,11 @@ for file in games.sgf games.pgn; do
 done
 
 rapfi_options=("name=$rname" "cmd=$rapfi" "thread=$threads")
+kinrow_options=("name=$kname" "cmd=$kinrow gomocup")
+[ -z "$kthreads" ] || kinrow_options+=("thread=$kthreads")
 [ -z "$depth" ] || rapfi_options+=("depth=$depth")
 command=("$cli"
-    -engine "name=$kname" "cmd=$kinrow gomocup"
+    -engine "${kinrow_options[@]}"
     -engine "${rapfi_options[@]}"
     -each "tc=$match/$turn"
     -boardsize "$board" -rule "$rule_code"
@@ -168,6 +173,7 @@ fi
     else
         echo "Rapfi: classical (built-in configuration), ${depth:+max_depth $depth, }$threads thread(s)"
     fi
+    echo "kinrow: ${kthreads:-1} thread(s)"
     echo "Games: ${board}x$board $rule, $turn s a move, $match s a game, $pairs openings x 2 colours from $(basename "$openings")"
     turn_ms="$(awk -v t="$turn" 'BEGIN { printf "%d", t * 1000 }')"
     python3 "$here/summary.py" --engine "$kname" --turn-ms "$turn_ms" "$out/games.sgf"

@@ -19,6 +19,10 @@ pub const DEFAULT_TIMEOUT_MATCH_MS: u64 = 1_000_000_000;
 /// 2147483647).
 pub const UNLIMITED_MS: i64 = 2_147_483_647;
 
+/// Memory each search thread past the first keeps of its own (the threats search's table of
+/// refuted positions, 2 MB, its history and move lists), in MB.
+pub const HELPER_MB: u64 = 3;
+
 /// The table when `max_memory` is 0 (no limit) or was never sent.
 pub const DEFAULT_TABLE_MB: usize = 64;
 
@@ -121,14 +125,16 @@ impl TimeControl {
 }
 
 /// The table size in MB for `max_memory` bytes (0 = no limit): half of what is left after
-/// [`RESERVED_MB`], within 1 MB and [`MAX_TABLE_MB`]. Half, because a table is replaced by
-/// allocating the new one before the old one is freed.
-pub fn table_mb(max_memory: u64) -> usize {
+/// [`RESERVED_MB`] and [`HELPER_MB`] for each of `threads` past the first, within 1 MB and
+/// [`MAX_TABLE_MB`]. Half, because a table is replaced by allocating the new one before the
+/// old one is freed.
+pub fn table_mb(max_memory: u64, threads: usize) -> usize {
     if max_memory == 0 {
         return DEFAULT_TABLE_MB;
     }
     let mb = max_memory / (1 << 20);
-    let half = mb.saturating_sub(RESERVED_MB) / 2;
+    let helpers = HELPER_MB.saturating_mul(threads.saturating_sub(1) as u64);
+    let half = mb.saturating_sub(RESERVED_MB.saturating_add(helpers)) / 2;
     usize::try_from(half)
         .unwrap_or(MAX_TABLE_MB)
         .clamp(1, MAX_TABLE_MB)
@@ -285,12 +291,15 @@ mod tests {
 
     #[test]
     fn tables() {
-        assert_eq!(table_mb(0), DEFAULT_TABLE_MB);
-        assert_eq!(table_mb(1), 1);
-        assert_eq!(table_mb(20 << 20), 2);
-        assert_eq!(table_mb(83_886_080), 32);
-        assert_eq!(table_mb(350 << 20), 167);
-        assert_eq!(table_mb(u64::MAX), MAX_TABLE_MB);
+        assert_eq!(table_mb(0, 1), DEFAULT_TABLE_MB);
+        assert_eq!(table_mb(1, 1), 1);
+        assert_eq!(table_mb(20 << 20, 1), 2);
+        assert_eq!(table_mb(83_886_080, 1), 32);
+        assert_eq!(table_mb(350 << 20, 1), 167);
+        assert_eq!(table_mb(u64::MAX, 1), MAX_TABLE_MB);
+        // Each thread past the first keeps a few MB of its own.
+        assert_eq!(table_mb(83_886_080, 3), 32 - HELPER_MB as usize);
+        assert_eq!(table_mb(20 << 20, 32), 1);
         assert!(too_little_memory(1 << 20));
         assert!(!too_little_memory(0));
         assert!(!too_little_memory(64 << 20));

@@ -124,6 +124,9 @@ pub enum Info {
     Folder(String),
     /// `kinrow_k` (kinrow's own key): stones in a row needed to win, 5 unless set.
     K(u32),
+    /// `thread_num` (sent by c-gomoku-cli and read by Rapfi, not in the protocol's text):
+    /// threads the brain may use.
+    ThreadNum(u32),
     /// Any other key: ignored, as the protocol asks.
     Other {
         /// The key as written (an excerpt, safe to show).
@@ -429,7 +432,7 @@ fn stone_line(x: &str, y: &str, field: &str) -> Result<(Coord, Field), ParseErro
 /// ```text
 /// timeout_turn | timeout_match | max_memory  number
 /// time_left                                  ["-"] number
-/// game_type | rule | kinrow_k                number
+/// game_type | rule | kinrow_k | thread_num   number
 /// evaluate                                   coords
 /// folder                                     any+
 /// ```
@@ -455,7 +458,7 @@ type InfoValue = fn(&'static str, &str) -> Result<Info, ParseError>;
 const MILLISECONDS: &str = "a whole number of milliseconds from 0";
 
 /// The keys kinrow reads, each as its errors name it (`INFO key`), and how its value is read.
-const INFO_KEYS: [(&str, InfoValue); 9] = [
+const INFO_KEYS: [(&str, InfoValue); 10] = [
     ("INFO timeout_turn", |c, v| {
         unsigned(c, MILLISECONDS, v).map(Info::TimeoutTurn)
     }),
@@ -485,6 +488,9 @@ const INFO_KEYS: [(&str, InfoValue); 9] = [
     }),
     ("INFO kinrow_k", |c, v| {
         number32(c, "a whole number (stones in a row)", v).map(Info::K)
+    }),
+    ("INFO thread_num", |c, v| {
+        number32(c, "a whole number of threads", v).map(Info::ThreadNum)
     }),
     ("INFO evaluate", |c, v| {
         coord_command(c, v).map(Info::Evaluate)
@@ -599,11 +605,12 @@ mod tests {
             Info::Folder("C:\\Gomoku Data\\x".into())
         );
         assert_eq!(info("INFO kinrow_k 4"), Info::K(4));
+        assert_eq!(info("INFO thread_num 4"), Info::ThreadNum(4));
         // Unknown keys are kept (to be ignored), whatever their value.
         assert_eq!(
-            info("INFO thread_num 4"),
+            info("INFO max_depth 4"),
             Info::Other {
-                key: "thread_num".into()
+                key: "max_depth".into()
             }
         );
         assert_eq!(

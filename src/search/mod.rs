@@ -25,6 +25,7 @@ mod tt;
 mod vcf;
 
 pub use fallback::instant_move;
+pub use gomoku::MAX_THREADS;
 pub use time::Clock;
 pub use tt::TableSizeError;
 
@@ -132,6 +133,10 @@ pub struct Settings {
     pub eval: EvalKind,
     /// Pick uniformly among root moves of equal best value instead of the first found.
     pub random_tie_break: bool,
+    /// Threads the gomoku search uses (lazy SMP, from 1 to [`MAX_THREADS`]); the other
+    /// searches use one. With more than one a search is no longer reproducible node for
+    /// node.
+    pub threads: usize,
 }
 
 impl Default for Settings {
@@ -139,6 +144,7 @@ impl Default for Settings {
         Settings {
             eval: EvalKind::default(),
             random_tie_break: true,
+            threads: 1,
         }
     }
 }

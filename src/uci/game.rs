@@ -94,6 +94,10 @@ impl Game {
                 self.options.seed = seed;
                 Effect::Reseed
             }
+            Change::Threads(n) => {
+                self.options.threads = n;
+                Effect::None
+            }
             Change::Eval(kind) => {
                 self.options.eval = kind;
                 Effect::None

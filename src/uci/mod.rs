@@ -394,6 +394,7 @@ impl<W: Write> Session<W> {
             settings: crate::search::Settings {
                 eval: options.eval,
                 random_tie_break: options.random_tie_break,
+                threads: options.threads,
             },
             rng: StdRng::from_rng(&mut self.rng),
             start: arrived,

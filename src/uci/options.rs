@@ -15,6 +15,9 @@ pub const HASH_DEFAULT: i64 = 16;
 /// read spin values as one (cutechess-cli refuses the option otherwise).
 pub const SEED_MAX: i64 = i32::MAX as i64;
 
+/// The most `Threads`: the gomoku search's limit.
+pub const THREADS_MAX: i64 = crate::search::MAX_THREADS as i64;
+
 /// The games cutechess knows by name, selected with `setoption name UCI_Variant`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
@@ -61,6 +64,8 @@ impl Variant {
 pub struct Options {
     /// The table's size in MB (`Hash`).
     pub hash_mb: usize,
+    /// Threads of the gomoku search (`Threads`).
+    pub threads: usize,
     /// 0: seeded from entropy; otherwise every search is reproducible.
     pub seed: u64,
     /// The heuristic at the search's horizon (`Eval`).
@@ -77,6 +82,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             hash_mb: HASH_DEFAULT as usize,
+            threads: 1,
             seed: 0,
             eval: EvalKind::default(),
             random_tie_break: true,
@@ -110,6 +116,8 @@ pub enum Change {
     Hash(usize),
     /// `Clear Hash`: forget what the table holds.
     ClearHash,
+    /// `Threads`: threads of the gomoku search.
+    Threads(usize),
     /// `Seed`: the random stream's seed (0: from entropy).
     Seed(u64),
     /// `Eval`: the heuristic.
@@ -176,6 +184,14 @@ pub fn specs() -> Vec<OptionSpec> {
             kind: OptionKind::Button,
         },
         OptionSpec {
+            name: "Threads".into(),
+            kind: OptionKind::Spin {
+                default: defaults.threads as i64,
+                min: 1,
+                max: THREADS_MAX,
+            },
+        },
+        OptionSpec {
             name: "Seed".into(),
             kind: OptionKind::Spin {
                 default: defaults.seed as i64,
@@ -229,6 +245,12 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
             plain_number(v)
                 .filter(|n| (HASH_MIN as u64..=HASH_MAX as u64).contains(n))
                 .map(|n| Change::Hash(n as usize))
+        })
+    } else if name_is("Threads") {
+        ("Threads", |v| {
+            plain_number(v)
+                .filter(|n| (1..=THREADS_MAX as u64).contains(n))
+                .map(|n| Change::Threads(n as usize))
         })
     } else if name_is("Seed") {
         ("Seed", |v| {
@@ -287,6 +309,7 @@ fn expected(option: &str) -> String {
         "UCI_Variant" => format!("one of {}", Variant::ALL.map(|v| v.name()).join(", ")),
         "Hash" => format!("a whole number of MB from {HASH_MIN} to {HASH_MAX}"),
         "Seed" => format!("a whole number from 0 to {SEED_MAX}"),
+        "Threads" => format!("a whole number from 1 to {THREADS_MAX}"),
         "Eval" => format!("one of {}", EvalKind::ALL.map(|k| k.name()).join(", ")),
         _ => "true or false".into(),
     }
@@ -346,8 +369,17 @@ mod tests {
             parse_change("Hash", None),
             Err(OptionError::MissingValue("Hash"))
         );
+        assert_eq!(parse_change("threads", Some("2")), Ok(Change::Threads(2)));
+        assert_eq!(
+            parse_change("Threads", Some("0")).unwrap_err().to_string(),
+            "setoption: Threads must be a whole number from 1 to 32, got '0'"
+        );
         assert!(matches!(
-            parse_change("Threads", Some("2")),
+            parse_change("Threads", Some("33")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            parse_change("Contempt", Some("2")),
             Err(OptionError::Unknown(_))
         ));
         assert_eq!(

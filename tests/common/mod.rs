@@ -93,6 +93,7 @@ pub fn check_with_oracle(
     let settings = Settings {
         eval: EvalKind::default(),
         random_tie_break: true,
+        threads: 1,
     };
     let result = searcher.search(pos, &limits, settings, &control, rng, &mut |_| {});
     assert_eq!(

@@ -5,7 +5,7 @@ use crate::gomocup::budget;
 use crate::gomocup::command::Info;
 use crate::gomocup::game::Rules;
 use crate::rules::{MAX_SIDE, Tables};
-use crate::search::Searcher;
+use crate::search::{MAX_THREADS, Searcher};
 use std::io::Write;
 
 impl<W: Write> Session<W> {
@@ -36,6 +36,17 @@ impl<W: Write> Session<W> {
                         self.rules.k
                     ));
                 }
+            }
+            Info::ThreadNum(n) => {
+                let most = MAX_THREADS as u32;
+                let threads = n.clamp(1, most);
+                if threads != n {
+                    self.notice(format!(
+                        "INFO thread_num {n}: kinrow uses 1 to {most} threads; it uses {threads}"
+                    ));
+                }
+                self.threads = threads as usize;
+                self.fit_table();
             }
             // kinrow plays people and programs alike, keeps no files and has no debug window.
             Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) => {}
@@ -82,7 +93,7 @@ impl<W: Write> Session<W> {
 
     /// Sizes the table for `max_memory` (between moves only).
     pub(super) fn fit_table(&mut self) {
-        let wanted = budget::table_mb(self.max_memory);
+        let wanted = budget::table_mb(self.max_memory, self.threads);
         if wanted == self.table_mb {
             return;
         }

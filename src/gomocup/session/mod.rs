@@ -82,6 +82,8 @@ pub struct Session<W: Write> {
     engine: Engine,
     /// The table's size in MB.
     table_mb: usize,
+    /// Threads of the gomoku search (`INFO thread_num`).
+    threads: usize,
     game: Option<Game>,
     time: TimeControl,
     max_memory: u64,
@@ -118,6 +120,7 @@ impl<W: Write> Session<W> {
             events,
             engine: Engine::new(1)?,
             table_mb: 1,
+            threads: 1,
             game: None,
             time: TimeControl::default(),
             max_memory: 0,
@@ -333,7 +336,10 @@ impl<W: Write> Session<W> {
         let mut search = Search {
             position,
             limits,
-            settings: Settings::default(),
+            settings: Settings {
+                threads: self.threads,
+                ..Settings::default()
+            },
             rng: StdRng::from_rng(&mut self.rng),
             start: at,
             published: None,

@@ -27,6 +27,7 @@ mod vcf;
 mod vct;
 
 pub(super) use search::Engine;
+pub use search::MAX_THREADS;
 
 use crate::rules::{Position, Rule};
 use pattern::LineRule;

@@ -20,7 +20,7 @@ use crate::search::{
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Ticks between looks at the clock and the stop flag (as in the general search).
@@ -69,9 +69,49 @@ const LMR_SCALE: f64 = 0.7;
 const ATTACK: [i32; Threat::COUNT] = [0, 3000, 3600, 6000, 1500, 2500, 9000, 20000, 100000];
 const DEFENCE: [i32; Threat::COUNT] = [0, 2000, 2400, 4500, 700, 1200, 6000, 15000, 90000];
 
+/// Threads a search may use (`Threads`): more would only share the table's memory thinner
+/// (each helper also keeps about 3 MB of its own).
+pub const MAX_THREADS: usize = 32;
+
+/// Lazy SMP: which iterations helper `i` (from 0) skips, as (block size, phase): helpers
+/// that search different depths fill the shared table with different results (the table
+/// of Stockfish 10, whose lazy SMP this is).
+const SKIP: [(u32, u32); 20] = [
+    (1, 0),
+    (1, 1),
+    (2, 0),
+    (2, 1),
+    (2, 2),
+    (2, 3),
+    (3, 0),
+    (3, 1),
+    (3, 2),
+    (3, 3),
+    (3, 4),
+    (3, 5),
+    (4, 0),
+    (4, 1),
+    (4, 2),
+    (4, 3),
+    (4, 4),
+    (4, 5),
+    (4, 6),
+    (4, 7),
+];
+
 /// The gomoku searcher's memory between searches and its per-search state.
+///
+/// With `Threads` above 1 the searcher is the main thread of a lazy SMP search: helpers
+/// (engines of their own, sharing the table) search the same root at the same time, and
+/// only the main thread's result is played: the helpers' work reaches it through the table.
 pub struct Engine {
-    tt: Table,
+    tt: Arc<Table>,
+    /// The helper threads' engines, kept between searches (their history and killers).
+    helpers: Vec<Engine>,
+    /// The nodes of all threads of a search with helpers, added at every poll.
+    pool: Option<Arc<AtomicU64>>,
+    /// This thread's nodes already added to `pool`.
+    flushed: u64,
     history: Vec<[i32; 2]>,
     killers: Vec<[Option<Cell>; 2]>,
     lists: Vec<Vec<(i32, Cell)>>,
@@ -84,6 +124,8 @@ pub struct Engine {
     node_limit: u64,
     ticks: u32,
     deadline: Option<Instant>,
+    /// When the current search was asked for.
+    start: Instant,
     stop: Arc<AtomicBool>,
     pub(super) aborted: bool,
     seldepth: usize,
@@ -104,6 +146,12 @@ pub struct Engine {
     pub(super) root_threats: bool,
 }
 
+/// The root moves, in order, and whether they are every move that might not lose.
+struct RootList {
+    moves: Vec<RootMove>,
+    complete: bool,
+}
+
 /// A root move and its latest score.
 #[derive(Clone, Copy, Debug)]
 struct RootMove {
@@ -115,9 +163,17 @@ struct RootMove {
 impl Engine {
     /// An engine with a table of `hash_mb` MB.
     pub fn new(hash_mb: usize) -> Engine {
+        Engine::with_table(Arc::new(Table::new(hash_mb)))
+    }
+
+    /// An engine that searches with `tt` (a helper shares its main thread's).
+    fn with_table(tt: Arc<Table>) -> Engine {
         let plies = CELLS + 2;
         Engine {
-            tt: Table::new(hash_mb),
+            tt,
+            helpers: Vec::new(),
+            pool: None,
+            flushed: 0,
             history: vec![[0; 2]; CELLS],
             killers: vec![[None; 2]; plies],
             lists: (0..plies).map(|_| Vec::new()).collect(),
@@ -129,6 +185,7 @@ impl Engine {
             node_limit: u64::MAX,
             ticks: 0,
             deadline: None,
+            start: Instant::now(),
             stop: Arc::new(AtomicBool::new(false)),
             aborted: false,
             seldepth: 0,
@@ -142,12 +199,15 @@ impl Engine {
         }
     }
 
-    /// Forgets the table, killers and history.
+    /// Forgets the table, killers and history (the helpers' too).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.refuted.clear();
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        for h in &mut self.helpers {
+            h.clear();
+        }
     }
 
     /// Counts a node, and looks at the limits every [`POLL_INTERVAL`] of them; whether the
@@ -158,13 +218,28 @@ impl Engine {
             self.aborted = true;
         }
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks.is_multiple_of(POLL_INTERVAL)
-            && (self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            self.aborted = true;
+        if self.ticks.is_multiple_of(POLL_INTERVAL) {
+            if let Some(pool) = &self.pool {
+                let fresh = self.nodes - self.flushed;
+                self.flushed = self.nodes;
+                if pool.fetch_add(fresh, Ordering::Relaxed) + fresh >= self.node_limit {
+                    self.aborted = true;
+                }
+            }
+            if self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                self.aborted = true;
+            }
         }
         self.aborted
+    }
+
+    /// The nodes of this search so far, of all its threads.
+    fn total_nodes(&self) -> u64 {
+        self.pool.as_ref().map_or(self.nodes, |pool| {
+            pool.load(Ordering::Relaxed) + (self.nodes - self.flushed)
+        })
     }
 
     /// Searches `root` (a gomoku position, see [`super::applies`], not over) and returns the
@@ -179,6 +254,7 @@ impl Engine {
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
         let start = control.start;
+        self.start = start;
         self.stop = Arc::clone(&control.stop);
         self.nodes = 0;
         self.ticks = 0;
@@ -235,7 +311,7 @@ impl Engine {
         }
         self.score_moves(&b, &mut list, None, 0);
         list.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-        let mut roots: Vec<RootMove> = list
+        let roots: Vec<RootMove> = list
             .iter()
             .map(|&(_, cell)| RootMove {
                 cell,
@@ -243,16 +319,147 @@ impl Engine {
                 exact: false,
             })
             .collect();
-        let root_complete = kind == Kind::Complete;
+        let root = RootList {
+            moves: roots,
+            complete: kind == Kind::Complete,
+        };
+        let empties = b.board_cells().len() - b.stones();
+        let max_depth = limits.depth.unwrap_or(u32::MAX).min(empties as u32).max(1);
+        let helpers = settings.threads.clamp(1, MAX_THREADS) - 1;
+        if helpers == 0 {
+            return self.iterate(&mut b, root, max_depth, limits, settings, rng, report);
+        }
+
+        // Lazy SMP: the helpers search the same root moves from their own boards until this
+        // thread's search ends, and share what they find through the table.
+        let mut team = std::mem::take(&mut self.helpers);
+        team.truncate(helpers);
+        while team.len() < helpers {
+            team.push(Engine::with_table(Arc::clone(&self.tt)));
+        }
+        let pool = Arc::new(AtomicU64::new(0));
+        let done = Arc::new(AtomicBool::new(false));
+        self.pool = Some(Arc::clone(&pool));
+        self.flushed = 0;
+        let cells: Vec<Cell> = root.moves.iter().map(|r| r.cell).collect();
+        let mut result = std::thread::scope(|scope| {
+            for (index, helper) in team.iter_mut().enumerate() {
+                helper.join_search(self, &done, &pool);
+                let board = b.clone();
+                let cells = &cells;
+                // A helper that cannot be started is only a helper less.
+                let started = std::thread::Builder::new()
+                    .name(format!("kinrow-helper-{}", index + 1))
+                    .spawn_scoped(scope, move || helper.help(board, cells, index, max_depth));
+                if let Err(e) = started {
+                    log::warn!("helper thread {} not started: {e}", index + 1);
+                }
+            }
+            let result = self.iterate(&mut b, root, max_depth, limits, settings, rng, report);
+            done.store(true, Ordering::Relaxed);
+            result
+        });
+        result.nodes = self.total_nodes();
+        log::debug!(
+            "lazy SMP: {helpers} helper(s), nodes {} of {} by the main thread",
+            self.nodes,
+            result.nodes
+        );
+        self.pool = None;
+        self.helpers = team;
+        result
+    }
+
+    /// Makes this helper ready to search beside `main`: its limits, the flag that ends its
+    /// search (raised when the main thread's ends) and the shared node count.
+    fn join_search(&mut self, main: &Engine, done: &Arc<AtomicBool>, pool: &Arc<AtomicU64>) {
+        self.tt = Arc::clone(&main.tt);
+        self.stop = Arc::clone(done);
+        self.pool = Some(Arc::clone(pool));
+        self.deadline = main.deadline;
+        self.node_limit = main.node_limit;
+        self.nodes = 0;
+        self.flushed = 0;
+        self.ticks = 0;
+        self.aborted = false;
+        self.unsound = 0;
+        self.seldepth = 0;
+    }
+
+    /// A helper's search: iterative deepening over `cells` (the root moves, best first),
+    /// skipping the depths [`SKIP`] gives helper `index`, until a limit or the main thread
+    /// ends it. What it finds goes into the shared table only.
+    fn help(&mut self, mut b: Board, cells: &[Cell], index: usize, max_depth: u32) {
+        let (size, phase) = SKIP[index % SKIP.len()];
+        let mut roots: Vec<RootMove> = cells
+            .iter()
+            .map(|&cell| RootMove {
+                cell,
+                score: -INF,
+                exact: false,
+            })
+            .collect();
+        for depth in 1..=max_depth {
+            if ((depth + phase) / size) % 2 != 0 {
+                continue;
+            }
+            self.quiet_ply = depth as usize + QUIET_PLIES;
+            self.extend_ply = 2 * depth as usize;
+            let mut best = -INF;
+            for (i, root) in roots.iter_mut().enumerate() {
+                b.make(root.cell);
+                let mut v = if i == 0 {
+                    -self.node(&mut b, depth as i32 - 1, 1, -INF, -best)
+                } else {
+                    -self.node(&mut b, depth as i32 - 1, 1, -best - 1, -best)
+                };
+                if i > 0 && v > best && !self.aborted {
+                    v = -self.node(&mut b, depth as i32 - 1, 1, -INF, -best);
+                }
+                b.unmake();
+                if self.aborted {
+                    break;
+                }
+                root.score = v;
+                best = best.max(v);
+            }
+            if self.aborted {
+                break;
+            }
+            roots.sort_by_key(|r| std::cmp::Reverse(r.score));
+        }
+        if let Some(pool) = &self.pool {
+            pool.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.nodes;
+        }
+    }
+
+    /// The main thread's iterative deepening over the root moves, to `max_depth`; reports
+    /// each completed iteration.
+    #[allow(clippy::too_many_arguments)]
+    fn iterate(
+        &mut self,
+        b: &mut Board,
+        root: RootList,
+        max_depth: u32,
+        limits: &Limits,
+        settings: Settings,
+        rng: &mut impl Rng,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        let start = self.start;
+        let RootList {
+            moves: mut roots,
+            complete: root_complete,
+        } = root;
+        let them = b.side() ^ 1;
         // Whether the opponent has a win by threats to answer, and what each of our moves
         // checked against it left it.
         let until = share(limits, start, DEFENCE_SHARE);
-        let threatened = b.count(them, Threat::Five) == 0
-            && self.bounded(until, |e| e.opponent_threatens(&mut b));
+        let threatened =
+            b.count(them, Threat::Five) == 0 && self.bounded(until, |e| e.opponent_threatens(b));
         let mut checked: Vec<(Cell, Option<u32>)> = Vec::new();
 
-        let empties = b.board_cells().len() - b.stones();
-        let max_depth = limits.depth.unwrap_or(u32::MAX).min(empties as u32).max(1);
         let mut result = SearchResult {
             best: Some(b.square_of(roots[0].cell)),
             value: Value::Heuristic(0),
@@ -279,11 +486,11 @@ impl Engine {
                 b.make(root.cell);
                 let mut v;
                 if i == 0 {
-                    v = -self.node(&mut b, depth as i32 - 1, 1, -INF, -alpha);
+                    v = -self.node(b, depth as i32 - 1, 1, -INF, -alpha);
                 } else {
-                    v = -self.node(&mut b, depth as i32 - 1, 1, -alpha - 1, -alpha);
+                    v = -self.node(b, depth as i32 - 1, 1, -alpha - 1, -alpha);
                     if v > alpha && !self.aborted {
-                        v = -self.node(&mut b, depth as i32 - 1, 1, -INF, -alpha);
+                        v = -self.node(b, depth as i32 - 1, 1, -INF, -alpha);
                     }
                 }
                 b.unmake();
@@ -315,7 +522,7 @@ impl Engine {
             }
             roots.sort_by_key(|r| std::cmp::Reverse(r.score));
             if threatened {
-                self.demote_refuted(&mut b, &mut roots, &mut checked);
+                self.demote_refuted(b, &mut roots, &mut checked);
                 best = roots[0].score;
             }
             let tied: Vec<Cell> = roots
@@ -346,7 +553,7 @@ impl Engine {
                 depth,
                 seldepth: (self.seldepth as u32).max(depth),
                 value,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 elapsed: start.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv,
@@ -358,7 +565,7 @@ impl Engine {
                 break;
             }
         }
-        result.nodes = self.nodes;
+        result.nodes = self.total_nodes();
         result
     }
 
@@ -373,7 +580,7 @@ impl Engine {
         let r = f(self);
         self.deadline = saved;
         if self.aborted
-            && self.nodes < self.node_limit
+            && self.total_nodes() < self.node_limit
             && !self.stop.load(Ordering::Relaxed)
             && self.deadline.is_none_or(|d| Instant::now() < d)
         {
@@ -805,6 +1012,16 @@ mod tests {
     }
 
     fn run(pos: &Position, limits: Limits, seed: u64) -> (SearchResult, Vec<Iteration>) {
+        run_threads(pos, limits, seed, 1).0
+    }
+
+    /// A search with `threads` threads; also the nodes the main thread searched itself.
+    fn run_threads(
+        pos: &Position,
+        limits: Limits,
+        seed: u64,
+        threads: usize,
+    ) -> ((SearchResult, Vec<Iteration>), u64) {
         let mut engine = Engine::new(4);
         let control = Control {
             stop: Arc::new(AtomicBool::new(false)),
@@ -812,15 +1029,14 @@ mod tests {
         };
         let mut rng = StdRng::seed_from_u64(seed);
         let mut its = Vec::new();
-        let r = engine.search(
-            pos,
-            &limits,
-            Settings::default(),
-            &control,
-            &mut rng,
-            &mut |it| its.push(it.clone()),
-        );
-        (r, its)
+        let settings = Settings {
+            threads,
+            ..Settings::default()
+        };
+        let r = engine.search(pos, &limits, settings, &control, &mut rng, &mut |it| {
+            its.push(it.clone())
+        });
+        ((r, its), engine.nodes)
     }
 
     #[test]
@@ -865,6 +1081,43 @@ mod tests {
             engine.vcf_left = 10_000;
             assert_eq!(engine.vcf(&mut b, 20), None);
         }
+    }
+
+    #[test]
+    fn helper_threads_search_too_within_the_limits() {
+        let pos = position("h8 i9 h9 h10 g8 g9 j9", false);
+        // A node limit counts the nodes of every thread.
+        let limits = Limits {
+            nodes: Some(200_000),
+            ..Limits::default()
+        };
+        let ((r, its), own) = run_threads(&pos, limits, 3, 3);
+        assert!(pos.empty().contains(r.best.expect("a move")));
+        assert!(
+            r.nodes >= 200_000 && r.nodes < 200_000 + 3 * 2 * 128,
+            "{r:?}"
+        );
+        // The main thread searches alone at first (the threats searches at the root).
+        let helped = r.nodes - own;
+        assert!(
+            helped >= r.nodes / 4,
+            "the helpers searched {helped} of {}",
+            r.nodes
+        );
+        assert!(its.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+        // A hard deadline ends them all.
+        let limits = Limits {
+            hard_time: Some(Duration::from_millis(60)),
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        let ((r, _), _) = run_threads(&pos, limits, 3, 4);
+        assert!(pos.empty().contains(r.best.expect("a move")));
+        assert!(
+            start.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]
