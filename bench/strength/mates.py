@@ -3,7 +3,7 @@
 
 usage:
   mates.py collect --brain RAPFI [--depth N] [--max-plies P] OUT SGF...
-  mates.py run --kinrow KINROW [--movetime MS] SUITE
+  mates.py run --kinrow KINROW [--movetime MS] [--threads N] SUITE
 
 `collect` gives Rapfi every position of every 15x15 freestyle game in the SGF files (once
 per distinct position, after the third stone) with `INFO max_depth N` and keeps those it
@@ -73,6 +73,8 @@ def run(a):
         p.stdin.write(line + "\n")
         p.stdin.flush()
 
+    if a.threads is not None:
+        send(f"setoption name Threads value {a.threads}")
     lines = [l.split() for l in open(a.suite) if l.strip() and not l.startswith("#")]
     found = 0
     times = []
@@ -125,6 +127,7 @@ def main():
     r = sub.add_parser("run")
     r.add_argument("--kinrow", required=True)
     r.add_argument("--movetime", type=int, default=1000)
+    r.add_argument("--threads", type=int, help="kinrow's option Threads (not set if omitted)")
     r.add_argument("--verbose", action="store_true")
     r.add_argument("suite")
     a = ap.parse_args()

@@ -140,6 +140,19 @@ pub fn table_mb(max_memory: u64, threads: usize) -> usize {
         .clamp(1, MAX_TABLE_MB)
 }
 
+/// How many of `wanted` threads `max_memory` bytes (0 = no limit) leave room for beside the
+/// smallest table, each past the first taking [`HELPER_MB`]; at least one.
+pub fn threads_within(max_memory: u64, wanted: usize) -> usize {
+    if max_memory == 0 {
+        return wanted.max(1);
+    }
+    let spare = (max_memory / (1 << 20)).saturating_sub(RESERVED_MB + 1);
+    let most = usize::try_from(spare / HELPER_MB)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    wanted.clamp(1, most)
+}
+
 /// Whether `max_memory` bytes leave kinrow less than it needs even with the smallest table.
 pub fn too_little_memory(max_memory: u64) -> bool {
     max_memory != 0 && max_memory / (1 << 20) < RESERVED_MB + 1
@@ -300,6 +313,13 @@ mod tests {
         // Each thread past the first keeps a few MB of its own.
         assert_eq!(table_mb(83_886_080, 3), 32 - HELPER_MB as usize);
         assert_eq!(table_mb(20 << 20, 32), 1);
+        // ... and only as many threads as fit are used.
+        assert_eq!(threads_within(0, 32), 32);
+        assert_eq!(threads_within(20 << 20, 32), 2);
+        assert_eq!(threads_within(16 << 20, 4), 1);
+        assert_eq!(threads_within(83_886_080, 3), 3);
+        assert_eq!(threads_within(u64::MAX, 32), 32);
+        assert_eq!(table_mb(20 << 20, threads_within(20 << 20, 32)), 1);
         assert!(too_little_memory(1 << 20));
         assert!(!too_little_memory(0));
         assert!(!too_little_memory(64 << 20));

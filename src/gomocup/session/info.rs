@@ -23,6 +23,7 @@ impl<W: Write> Session<W> {
                     ));
                 }
                 self.fit_table();
+                self.tell_thread_cap();
             }
             Info::Rule(rule) => {
                 self.set_rules(Rules { rule, ..self.rules }, format!("INFO rule {rule}"))
@@ -47,6 +48,7 @@ impl<W: Write> Session<W> {
                 }
                 self.threads = threads as usize;
                 self.fit_table();
+                self.tell_thread_cap();
             }
             // kinrow plays people and programs alike, keeps no files and has no debug window.
             Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) => {}
@@ -91,9 +93,22 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// Sizes the table for `max_memory` (between moves only).
+    /// Tells (as a notice) that `max_memory` leaves room for fewer threads than asked for.
+    fn tell_thread_cap(&mut self) {
+        if self.search_threads < self.threads {
+            self.notice(format!(
+                "INFO thread_num {}: max_memory {} leaves room for {} thread(s); kinrow uses that many",
+                self.threads, self.max_memory, self.search_threads
+            ));
+        }
+    }
+
+    /// Sizes the table for `max_memory` and the threads it leaves room for (between moves
+    /// only).
     pub(super) fn fit_table(&mut self) {
-        let wanted = budget::table_mb(self.max_memory, self.threads);
+        let threads = budget::threads_within(self.max_memory, self.threads);
+        self.search_threads = threads;
+        let wanted = budget::table_mb(self.max_memory, threads);
         if wanted == self.table_mb {
             return;
         }

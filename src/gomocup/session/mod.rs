@@ -82,8 +82,10 @@ pub struct Session<W: Write> {
     engine: Engine,
     /// The table's size in MB.
     table_mb: usize,
-    /// Threads of the gomoku search (`INFO thread_num`).
+    /// Threads of the gomoku search asked for (`INFO thread_num`).
     threads: usize,
+    /// Threads the searches use: those asked for that `max_memory` leaves room for.
+    search_threads: usize,
     game: Option<Game>,
     time: TimeControl,
     max_memory: u64,
@@ -121,6 +123,7 @@ impl<W: Write> Session<W> {
             engine: Engine::new(1)?,
             table_mb: 1,
             threads: 1,
+            search_threads: 1,
             game: None,
             time: TimeControl::default(),
             max_memory: 0,
@@ -337,7 +340,7 @@ impl<W: Write> Session<W> {
             position,
             limits,
             settings: Settings {
-                threads: self.threads,
+                threads: self.search_threads,
                 ..Settings::default()
             },
             rng: StdRng::from_rng(&mut self.rng),

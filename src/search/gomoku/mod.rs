@@ -9,7 +9,8 @@
 //! - `movegen`: candidate moves and the complete list of answers to an open three;
 //! - `vcf`: wins by continuous fours; `vct`: wins by continuous threats (fours and open
 //!   threes);
-//! - `search`: iterative deepening, principal variation search, the table (`tt`).
+//! - `search`: iterative deepening, principal variation search, the table (`tt`);
+//! - `smp`: helper threads for `Threads` above 1 (lazy SMP).
 //!
 //! Freestyle and the exact rule are played here. The pattern tables take a rule per player,
 //! so that renju (black exact, with forbidden moves) can come; until then renju positions
@@ -20,6 +21,7 @@ mod eval;
 mod movegen;
 mod pattern;
 mod search;
+mod smp;
 mod tt;
 #[cfg(test)]
 mod tune;
@@ -27,7 +29,7 @@ mod vcf;
 mod vct;
 
 pub(super) use search::Engine;
-pub use search::MAX_THREADS;
+pub use smp::MAX_THREADS;
 
 use crate::rules::{Position, Rule};
 use pattern::LineRule;

@@ -7,6 +7,7 @@ use super::board::{Board, CELLS, Cell};
 use super::eval::evaluate;
 use super::movegen::{self, Kind, Marks};
 use super::pattern::{LineRule, Pattern, Threat};
+use super::smp::MAX_THREADS;
 use super::tt::{Bound, Table};
 use super::vct::Refuted;
 use crate::eval::EVAL_LIMIT;
@@ -46,7 +47,7 @@ const LEAF_VCF_DEPTH: u32 = 10;
 const LEAF_VCF_BUDGET: u64 = 40;
 
 /// Plies beyond the nominal depth in which answers to open threes are still searched.
-const QUIET_PLIES: usize = 4;
+pub(super) const QUIET_PLIES: usize = 4;
 /// Moves tried at a node below the root that is not answering an open three.
 const MAX_WIDTH: usize = 24;
 /// Moves that make this threat or a stronger one are searched a ply deeper (to a bound).
@@ -69,49 +70,19 @@ const LMR_SCALE: f64 = 0.7;
 const ATTACK: [i32; Threat::COUNT] = [0, 3000, 3600, 6000, 1500, 2500, 9000, 20000, 100000];
 const DEFENCE: [i32; Threat::COUNT] = [0, 2000, 2400, 4500, 700, 1200, 6000, 15000, 90000];
 
-/// Threads a search may use (`Threads`): more would only share the table's memory thinner
-/// (each helper also keeps about 3 MB of its own).
-pub const MAX_THREADS: usize = 32;
-
-/// Lazy SMP: which iterations helper `i` (from 0) skips, as (block size, phase): helpers
-/// that search different depths fill the shared table with different results (the table
-/// of Stockfish 10, whose lazy SMP this is).
-const SKIP: [(u32, u32); 20] = [
-    (1, 0),
-    (1, 1),
-    (2, 0),
-    (2, 1),
-    (2, 2),
-    (2, 3),
-    (3, 0),
-    (3, 1),
-    (3, 2),
-    (3, 3),
-    (3, 4),
-    (3, 5),
-    (4, 0),
-    (4, 1),
-    (4, 2),
-    (4, 3),
-    (4, 4),
-    (4, 5),
-    (4, 6),
-    (4, 7),
-];
-
 /// The gomoku searcher's memory between searches and its per-search state.
 ///
 /// With `Threads` above 1 the searcher is the main thread of a lazy SMP search: helpers
 /// (engines of their own, sharing the table) search the same root at the same time, and
 /// only the main thread's result is played: the helpers' work reaches it through the table.
 pub struct Engine {
-    tt: Arc<Table>,
+    pub(super) tt: Arc<Table>,
     /// The helper threads' engines, kept between searches (their history and killers).
-    helpers: Vec<Engine>,
+    pub(super) helpers: Vec<Engine>,
     /// The nodes of all threads of a search with helpers, added at every poll.
-    pool: Option<Arc<AtomicU64>>,
+    pub(super) pool: Option<Arc<AtomicU64>>,
     /// This thread's nodes already added to `pool`.
-    flushed: u64,
+    pub(super) flushed: u64,
     history: Vec<[i32; 2]>,
     killers: Vec<[Option<Cell>; 2]>,
     lists: Vec<Vec<(i32, Cell)>>,
@@ -121,22 +92,22 @@ pub struct Engine {
     /// Positions where the threats search found no win.
     pub(super) refuted: Refuted,
     pub(super) nodes: u64,
-    node_limit: u64,
-    ticks: u32,
-    deadline: Option<Instant>,
+    pub(super) node_limit: u64,
+    pub(super) ticks: u32,
+    pub(super) deadline: Option<Instant>,
     /// When the current search was asked for.
-    start: Instant,
-    stop: Arc<AtomicBool>,
+    pub(super) start: Instant,
+    pub(super) stop: Arc<AtomicBool>,
     pub(super) aborted: bool,
-    seldepth: usize,
+    pub(super) seldepth: usize,
     /// Nodes whose move list left moves out: a win or loss found over them is no proof.
-    unsound: u64,
+    pub(super) unsound: u64,
     /// Nodes the current fours search may still visit.
     pub(super) vcf_left: u64,
     /// Below this ply the horizon no longer searches the answers to an open three.
-    quiet_ply: usize,
+    pub(super) quiet_ply: usize,
     /// Below this ply threats are no longer extended.
-    extend_ply: usize,
+    pub(super) extend_ply: usize,
     /// Whether the move into the node at a ply was a null move (two in a row are not made).
     after_null: Vec<bool>,
     /// The static value at each ply of the current line, where it was taken.
@@ -146,18 +117,27 @@ pub struct Engine {
     pub(super) root_threats: bool,
 }
 
+/// What a search is asked for, beside its position.
+#[derive(Clone, Copy)]
+pub(super) struct Job<'a> {
+    pub(super) limits: &'a Limits,
+    pub(super) settings: Settings,
+    /// The deepest iteration.
+    pub(super) max_depth: u32,
+}
+
 /// The root moves, in order, and whether they are every move that might not lose.
-struct RootList {
-    moves: Vec<RootMove>,
-    complete: bool,
+pub(super) struct RootList {
+    pub(super) moves: Vec<RootMove>,
+    pub(super) complete: bool,
 }
 
 /// A root move and its latest score.
 #[derive(Clone, Copy, Debug)]
-struct RootMove {
-    cell: Cell,
-    score: i32,
-    exact: bool,
+pub(super) struct RootMove {
+    pub(super) cell: Cell,
+    pub(super) score: i32,
+    pub(super) exact: bool,
 }
 
 impl Engine {
@@ -167,7 +147,7 @@ impl Engine {
     }
 
     /// An engine that searches with `tt` (a helper shares its main thread's).
-    fn with_table(tt: Arc<Table>) -> Engine {
+    pub(super) fn with_table(tt: Arc<Table>) -> Engine {
         let plies = CELLS + 2;
         Engine {
             tt,
@@ -202,12 +182,18 @@ impl Engine {
     /// Forgets the table, killers and history (the helpers' too).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.forget();
+        for h in &mut self.helpers {
+            // They share the table just cleared.
+            h.forget();
+        }
+    }
+
+    /// Forgets what is this thread's own: refuted positions, history and killers.
+    fn forget(&mut self) {
         self.refuted.clear();
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        for h in &mut self.helpers {
-            h.clear();
-        }
     }
 
     /// Counts a node, and looks at the limits every [`POLL_INTERVAL`] of them; whether the
@@ -236,7 +222,7 @@ impl Engine {
     }
 
     /// The nodes of this search so far, of all its threads.
-    fn total_nodes(&self) -> u64 {
+    pub(super) fn total_nodes(&self) -> u64 {
         self.pool.as_ref().map_or(self.nodes, |pool| {
             pool.load(Ordering::Relaxed) + (self.nodes - self.flushed)
         })
@@ -256,6 +242,9 @@ impl Engine {
         let start = control.start;
         self.start = start;
         self.stop = Arc::clone(&control.stop);
+        // A search that ended by a panic may have left its helpers' node count behind.
+        self.pool = None;
+        self.flushed = 0;
         self.nodes = 0;
         self.ticks = 0;
         self.aborted = false;
@@ -326,127 +315,35 @@ impl Engine {
         let empties = b.board_cells().len() - b.stones();
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(empties as u32).max(1);
         let helpers = settings.threads.clamp(1, MAX_THREADS) - 1;
+        // Helpers no longer wanted give their memory back.
+        self.helpers.truncate(helpers);
+        let job = Job {
+            limits,
+            settings,
+            max_depth,
+        };
         if helpers == 0 {
-            return self.iterate(&mut b, root, max_depth, limits, settings, rng, report);
+            return self.iterate(&mut b, root, &job, rng, report);
         }
 
-        // Lazy SMP: the helpers search the same root moves from their own boards until this
-        // thread's search ends, and share what they find through the table.
-        let mut team = std::mem::take(&mut self.helpers);
-        team.truncate(helpers);
-        while team.len() < helpers {
-            team.push(Engine::with_table(Arc::clone(&self.tt)));
-        }
-        let pool = Arc::new(AtomicU64::new(0));
-        let done = Arc::new(AtomicBool::new(false));
-        self.pool = Some(Arc::clone(&pool));
-        self.flushed = 0;
-        let cells: Vec<Cell> = root.moves.iter().map(|r| r.cell).collect();
-        let mut result = std::thread::scope(|scope| {
-            for (index, helper) in team.iter_mut().enumerate() {
-                helper.join_search(self, &done, &pool);
-                let board = b.clone();
-                let cells = &cells;
-                // A helper that cannot be started is only a helper less.
-                let started = std::thread::Builder::new()
-                    .name(format!("kinrow-helper-{}", index + 1))
-                    .spawn_scoped(scope, move || helper.help(board, cells, index, max_depth));
-                if let Err(e) = started {
-                    log::warn!("helper thread {} not started: {e}", index + 1);
-                }
-            }
-            let result = self.iterate(&mut b, root, max_depth, limits, settings, rng, report);
-            done.store(true, Ordering::Relaxed);
-            result
-        });
-        result.nodes = self.total_nodes();
-        log::debug!(
-            "lazy SMP: {helpers} helper(s), nodes {} of {} by the main thread",
-            self.nodes,
-            result.nodes
-        );
-        self.pool = None;
-        self.helpers = team;
-        result
+        self.with_helpers(b, root, &job, helpers, rng, report)
     }
 
-    /// Makes this helper ready to search beside `main`: its limits, the flag that ends its
-    /// search (raised when the main thread's ends) and the shared node count.
-    fn join_search(&mut self, main: &Engine, done: &Arc<AtomicBool>, pool: &Arc<AtomicU64>) {
-        self.tt = Arc::clone(&main.tt);
-        self.stop = Arc::clone(done);
-        self.pool = Some(Arc::clone(pool));
-        self.deadline = main.deadline;
-        self.node_limit = main.node_limit;
-        self.nodes = 0;
-        self.flushed = 0;
-        self.ticks = 0;
-        self.aborted = false;
-        self.unsound = 0;
-        self.seldepth = 0;
-    }
-
-    /// A helper's search: iterative deepening over `cells` (the root moves, best first),
-    /// skipping the depths [`SKIP`] gives helper `index`, until a limit or the main thread
-    /// ends it. What it finds goes into the shared table only.
-    fn help(&mut self, mut b: Board, cells: &[Cell], index: usize, max_depth: u32) {
-        let (size, phase) = SKIP[index % SKIP.len()];
-        let mut roots: Vec<RootMove> = cells
-            .iter()
-            .map(|&cell| RootMove {
-                cell,
-                score: -INF,
-                exact: false,
-            })
-            .collect();
-        for depth in 1..=max_depth {
-            if ((depth + phase) / size) % 2 != 0 {
-                continue;
-            }
-            self.quiet_ply = depth as usize + QUIET_PLIES;
-            self.extend_ply = 2 * depth as usize;
-            let mut best = -INF;
-            for (i, root) in roots.iter_mut().enumerate() {
-                b.make(root.cell);
-                let mut v = if i == 0 {
-                    -self.node(&mut b, depth as i32 - 1, 1, -INF, -best)
-                } else {
-                    -self.node(&mut b, depth as i32 - 1, 1, -best - 1, -best)
-                };
-                if i > 0 && v > best && !self.aborted {
-                    v = -self.node(&mut b, depth as i32 - 1, 1, -INF, -best);
-                }
-                b.unmake();
-                if self.aborted {
-                    break;
-                }
-                root.score = v;
-                best = best.max(v);
-            }
-            if self.aborted {
-                break;
-            }
-            roots.sort_by_key(|r| std::cmp::Reverse(r.score));
-        }
-        if let Some(pool) = &self.pool {
-            pool.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
-            self.flushed = self.nodes;
-        }
-    }
-
-    /// The main thread's iterative deepening over the root moves, to `max_depth`; reports
-    /// each completed iteration.
-    #[allow(clippy::too_many_arguments)]
-    fn iterate(
+    /// The main thread's iterative deepening over the root moves, to the job's depth;
+    /// reports each completed iteration.
+    pub(super) fn iterate(
         &mut self,
         b: &mut Board,
         root: RootList,
-        max_depth: u32,
-        limits: &Limits,
-        settings: Settings,
+        job: &Job,
         rng: &mut impl Rng,
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
+        let Job {
+            limits,
+            settings,
+            max_depth,
+        } = *job;
         let start = self.start;
         let RootList {
             moves: mut roots,
@@ -640,7 +537,7 @@ impl Engine {
 
     /// The value of the board for the side to move, `ply` plies below the root, searched
     /// `depth` plies deep (fail-soft). Sets `self.aborted` (and returns 0) at a limit.
-    fn node(
+    pub(super) fn node(
         &mut self,
         b: &mut Board,
         depth: i32,

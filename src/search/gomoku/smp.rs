@@ -1,0 +1,171 @@
+//! Lazy SMP for the gomoku search: helper threads search the same root moves as the main
+//! thread, each from its own board and at staggered depths, and share what they find through
+//! the transposition table (which is lock-free for this). Only the main thread's move is
+//! played; the helpers make it faster by filling the table. No thread waits for another:
+//! the helpers end when the main thread's search does.
+
+use super::board::{Board, Cell};
+use super::search::{Engine, Job, QUIET_PLIES, RootList, RootMove};
+use crate::search::{INF, Iteration, SearchResult};
+use rand::Rng;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Threads a search may use (`Threads`): more would only share the table's memory thinner
+/// (each helper also keeps about 3 MB of its own).
+pub const MAX_THREADS: usize = 32;
+
+/// Lazy SMP: which iterations helper `i` (from 0) skips, as (block size, phase): helpers
+/// that search different depths fill the shared table with different results (the table
+/// of Stockfish 10, whose lazy SMP this is).
+const SKIP: [(u32, u32); 20] = [
+    (1, 0),
+    (1, 1),
+    (2, 0),
+    (2, 1),
+    (2, 2),
+    (2, 3),
+    (3, 0),
+    (3, 1),
+    (3, 2),
+    (3, 3),
+    (3, 4),
+    (3, 5),
+    (4, 0),
+    (4, 1),
+    (4, 2),
+    (4, 3),
+    (4, 4),
+    (4, 5),
+    (4, 6),
+    (4, 7),
+];
+
+/// Raises its flag when dropped.
+struct RaiseOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Engine {
+    /// The search of `root` by this thread and `helpers` more, until this thread's search
+    /// ends (see [`Engine::iterate`]).
+    pub(super) fn with_helpers(
+        &mut self,
+        mut b: Board,
+        root: RootList,
+        job: &Job,
+        helpers: usize,
+        rng: &mut impl Rng,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        // Lazy SMP: the helpers search the same root moves from their own boards until this
+        // thread's search ends, and share what they find through the table.
+        let mut team = std::mem::take(&mut self.helpers);
+        while team.len() < helpers {
+            team.push(Engine::with_table(Arc::clone(&self.tt)));
+        }
+        let pool = Arc::new(AtomicU64::new(0));
+        let done = Arc::new(AtomicBool::new(false));
+        self.pool = Some(Arc::clone(&pool));
+        self.flushed = 0;
+        let cells: Vec<Cell> = root.moves.iter().map(|r| r.cell).collect();
+        let mut result = std::thread::scope(|scope| {
+            // Raised when this closure ends, even by a panic: the scope waits for the
+            // helpers, and they end only when they see it (or at a limit, which `go
+            // infinite` does not have).
+            let _done = RaiseOnDrop(&done);
+            for (index, helper) in team.iter_mut().enumerate() {
+                helper.join_search(self, &done, &pool);
+                let board = b.clone();
+                let cells = &cells;
+                // A helper that cannot be started is only a helper less.
+                let started = std::thread::Builder::new()
+                    .name(format!("kinrow-helper-{}", index + 1))
+                    .spawn_scoped(scope, move || {
+                        helper.help(board, cells, index, job.max_depth)
+                    });
+                if let Err(e) = started {
+                    log::warn!("helper thread {} not started: {e}", index + 1);
+                }
+            }
+            self.iterate(&mut b, root, job, rng, report)
+        });
+        result.nodes = self.total_nodes();
+        log::debug!(
+            "lazy SMP: {helpers} helper(s), nodes {} of {} by the main thread",
+            self.nodes,
+            result.nodes
+        );
+        self.pool = None;
+        self.helpers = team;
+        result
+    }
+
+    /// Makes this helper ready to search beside `main`: its limits, the flag that ends its
+    /// search (raised when the main thread's ends) and the shared node count.
+    fn join_search(&mut self, main: &Engine, done: &Arc<AtomicBool>, pool: &Arc<AtomicU64>) {
+        self.tt = Arc::clone(&main.tt);
+        self.stop = Arc::clone(done);
+        self.pool = Some(Arc::clone(pool));
+        self.deadline = main.deadline;
+        self.node_limit = main.node_limit;
+        self.nodes = 0;
+        self.flushed = 0;
+        self.ticks = 0;
+        self.aborted = false;
+        self.unsound = 0;
+        self.seldepth = 0;
+    }
+
+    /// A helper's search: iterative deepening over `cells` (the root moves, best first),
+    /// skipping the depths [`SKIP`] gives helper `index`, until a limit or the main thread
+    /// ends it. What it finds goes into the shared table only.
+    fn help(&mut self, mut b: Board, cells: &[Cell], index: usize, max_depth: u32) {
+        let (size, phase) = SKIP[index % SKIP.len()];
+        let mut roots: Vec<RootMove> = cells
+            .iter()
+            .map(|&cell| RootMove {
+                cell,
+                score: -INF,
+                exact: false,
+            })
+            .collect();
+        for depth in 1..=max_depth {
+            if ((depth + phase) / size) % 2 != 0 {
+                continue;
+            }
+            self.quiet_ply = depth as usize + QUIET_PLIES;
+            self.extend_ply = 2 * depth as usize;
+            let mut best = -INF;
+            for (i, root) in roots.iter_mut().enumerate() {
+                b.make(root.cell);
+                let mut v = if i == 0 {
+                    -self.node(&mut b, depth as i32 - 1, 1, -INF, -best)
+                } else {
+                    -self.node(&mut b, depth as i32 - 1, 1, -best - 1, -best)
+                };
+                if i > 0 && v > best && !self.aborted {
+                    v = -self.node(&mut b, depth as i32 - 1, 1, -INF, -best);
+                }
+                b.unmake();
+                if self.aborted {
+                    break;
+                }
+                root.score = v;
+                best = best.max(v);
+            }
+            if self.aborted {
+                break;
+            }
+            roots.sort_by_key(|r| std::cmp::Reverse(r.score));
+        }
+        if let Some(pool) = &self.pool {
+            pool.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.nodes;
+        }
+    }
+}
