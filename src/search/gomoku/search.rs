@@ -126,10 +126,12 @@ pub(super) struct Job<'a> {
     pub(super) max_depth: u32,
 }
 
-/// The root moves, in order, and whether they are every move that might not lose.
+/// The root moves, in order, whether they are every move that might not lose, and whether
+/// the opponent threatens a win by threats.
 pub(super) struct RootList {
     pub(super) moves: Vec<RootMove>,
     pub(super) complete: bool,
+    pub(super) threatened: bool,
 }
 
 /// A root move and its latest score.
@@ -308,9 +310,16 @@ impl Engine {
                 exact: false,
             })
             .collect();
+        // Whether the opponent has a win by threats to answer (each move is then checked
+        // against it). Looked at before any helper starts: helpers share a node limit, and
+        // could otherwise spend it while this check runs.
+        let until = share(limits, start, DEFENCE_SHARE);
+        let threatened = b.count(them, Threat::Five) == 0
+            && self.bounded(until, |e| e.opponent_threatens(&mut b));
         let root = RootList {
             moves: roots,
             complete: kind == Kind::Complete,
+            threatened,
         };
         let empties = b.board_cells().len() - b.stones();
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(empties as u32).max(1);
@@ -348,13 +357,9 @@ impl Engine {
         let RootList {
             moves: mut roots,
             complete: root_complete,
+            threatened,
         } = root;
-        let them = b.side() ^ 1;
-        // Whether the opponent has a win by threats to answer, and what each of our moves
-        // checked against it left it.
-        let until = share(limits, start, DEFENCE_SHARE);
-        let threatened =
-            b.count(them, Threat::Five) == 0 && self.bounded(until, |e| e.opponent_threatens(b));
+        // What each root move checked against the opponent's threats left it.
         let mut checked: Vec<(Cell, Option<u32>)> = Vec::new();
 
         let mut result = SearchResult {
