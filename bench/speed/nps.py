@@ -2,7 +2,7 @@
 """Nodes per second of kinrow's gomoku search on fixed middle-game searches.
 
 usage:
-  nps.py --kinrow A [--kinrow B ...] [--reps N] [--positions FILE] [--verbose]
+  nps.py --kinrow A [--kinrow B ...] [--threads N ...] [--reps N] [--positions FILE] [--verbose]
 
 Each line of the positions file (default: positions.txt next to this script) is
 
@@ -37,7 +37,7 @@ def load(path):
     return positions
 
 
-def run(binary, positions, verbose):
+def run(binary, positions, verbose, threads=None):
     """Searches every position with one process; returns [(nodes, seconds, result)] and the
     process's CPU seconds (which a loaded machine disturbs less than the wall clock)."""
     p = subprocess.Popen([os.path.abspath(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -47,6 +47,8 @@ def run(binary, positions, verbose):
         p.stdin.write(line + "\n")
         p.stdin.flush()
 
+    if threads is not None:
+        send(f"setoption name Threads value {threads}")
     out = []
     for cols, rows, depth, moves in positions:
         send(f"newgame {cols} {rows} 5")
@@ -96,12 +98,18 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kinrow", action="append", required=True, help="a kinrow binary (repeatable)")
+    ap.add_argument("--threads", type=int, action="append",
+                    help="option Threads of each --kinrow, in order (repeatable; not set if omitted); "
+                         "the time to the fixed depths is then what compares")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--positions", default=os.path.join(here, "positions.txt"))
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
     positions = load(a.positions)
     bins = a.kinrow
+    threads = a.threads or [None] * len(bins)
+    if len(threads) != len(bins):
+        sys.exit("nps.py: give --threads once for each --kinrow, or not at all")
     totals = [[0, 0.0, 0.0] for _ in bins]
     reference = None
     same = True
@@ -110,14 +118,15 @@ def main():
         rep_nps = [0.0] * len(bins)
         for i in order:
             b = bins[i]
-            res, cpu = run(b, positions, a.verbose)
+            res, cpu = run(b, positions, a.verbose, threads[i])
             nodes = sum(n for n, _, _ in res)
             secs = sum(s for _, s, _ in res)
             totals[i][0] += nodes
             totals[i][1] += secs
             totals[i][2] += cpu or 0.0
             rep_nps[i] = nodes / secs
-            print(f"rep {rep + 1} {b}: nodes {nodes} time {secs:.3f} s nps {nodes / secs:.0f}"
+            label = b if threads[i] is None else f"{b} (Threads {threads[i]})"
+            print(f"rep {rep + 1} {label}: nodes {nodes} time {secs:.3f} s nps {nodes / secs:.0f}"
                   + (f" (cpu {cpu:.2f} s)" if cpu else ""))
             facts = [(n, r) for n, _, r in res]
             if reference is None:
