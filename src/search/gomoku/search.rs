@@ -96,7 +96,7 @@ pub struct Engine {
     pub(super) ticks: u32,
     pub(super) deadline: Option<Instant>,
     /// When the current search was asked for.
-    pub(super) start: Instant,
+    start: Instant,
     pub(super) stop: Arc<AtomicBool>,
     pub(super) aborted: bool,
     pub(super) seldepth: usize,
