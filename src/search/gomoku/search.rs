@@ -207,12 +207,11 @@ impl Engine {
         }
         self.ticks = self.ticks.wrapping_add(1);
         if self.ticks.is_multiple_of(POLL_INTERVAL) {
-            if let Some(pool) = &self.pool {
-                let fresh = self.nodes - self.flushed;
-                self.flushed = self.nodes;
-                if pool.fetch_add(fresh, Ordering::Relaxed) + fresh >= self.node_limit {
-                    self.aborted = true;
-                }
+            if self
+                .flush_nodes()
+                .is_some_and(|total| total >= self.node_limit)
+            {
+                self.aborted = true;
             }
             if self.stop.load(Ordering::Relaxed)
                 || self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -221,6 +220,36 @@ impl Engine {
             }
         }
         self.aborted
+    }
+
+    /// Adds this thread's nodes not yet counted to the shared count of a search with helpers;
+    /// the count of all threads so far, if there is one.
+    pub(super) fn flush_nodes(&mut self) -> Option<u64> {
+        let pool = self.pool.as_ref()?;
+        let fresh = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        Some(pool.fetch_add(fresh, Ordering::Relaxed) + fresh)
+    }
+
+    /// Resets the per-search counters and sets the limits: the stop flag, the shared node
+    /// count (for a search with helpers), the node limit and the hard deadline.
+    pub(super) fn begin(
+        &mut self,
+        stop: Arc<AtomicBool>,
+        pool: Option<Arc<AtomicU64>>,
+        node_limit: u64,
+        deadline: Option<Instant>,
+    ) {
+        self.stop = stop;
+        self.pool = pool;
+        self.node_limit = node_limit;
+        self.deadline = deadline;
+        self.flushed = 0;
+        self.nodes = 0;
+        self.ticks = 0;
+        self.aborted = false;
+        self.unsound = 0;
+        self.seldepth = 0;
     }
 
     /// The nodes of this search so far, of all its threads.
@@ -243,16 +272,13 @@ impl Engine {
     ) -> SearchResult {
         let start = control.start;
         self.start = start;
-        self.stop = Arc::clone(&control.stop);
-        // A search that ended by a panic may have left its helpers' node count behind.
-        self.pool = None;
-        self.flushed = 0;
-        self.nodes = 0;
-        self.ticks = 0;
-        self.aborted = false;
-        self.unsound = 0;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = limits.hard_time.and_then(|d| start.checked_add(d));
+        // No shared node count yet (a search that ended by a panic may have left one).
+        self.begin(
+            Arc::clone(&control.stop),
+            None,
+            limits.nodes.unwrap_or(u64::MAX),
+            limits.hard_time.and_then(|d| start.checked_add(d)),
+        );
         self.tt.new_search();
         let rule = if root.geometry().exact() {
             LineRule::Exact

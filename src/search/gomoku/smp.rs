@@ -4,7 +4,7 @@
 //! played; the helpers make it faster by filling the table. No thread waits for another:
 //! the helpers end when the main thread's search does.
 
-use super::board::{Board, Cell};
+use super::board::Board;
 use super::search::{Engine, Job, QUIET_PLIES, RootList, RootMove};
 use crate::search::{INF, Iteration, SearchResult};
 use rand::Rng;
@@ -72,7 +72,7 @@ impl Engine {
         let done = Arc::new(AtomicBool::new(false));
         self.pool = Some(Arc::clone(&pool));
         self.flushed = 0;
-        let cells: Vec<Cell> = root.moves.iter().map(|r| r.cell).collect();
+        let moves = root.moves.clone();
         let mut result = std::thread::scope(|scope| {
             // Raised when this closure ends, even by a panic: the scope waits for the
             // helpers, and they end only when they see it (or at a limit, which `go
@@ -81,12 +81,12 @@ impl Engine {
             for (index, helper) in team.iter_mut().enumerate() {
                 helper.join_search(self, &done, &pool);
                 let board = b.clone();
-                let cells = &cells;
+                let moves = &moves;
                 // A helper that cannot be started is only a helper less.
                 let started = std::thread::Builder::new()
                     .name(format!("kinrow-helper-{}", index + 1))
                     .spawn_scoped(scope, move || {
-                        helper.help(board, cells, index, job.max_depth)
+                        helper.help(board, moves, index, job.max_depth)
                     });
                 if let Err(e) = started {
                     log::warn!("helper thread {} not started: {e}", index + 1);
@@ -109,31 +109,20 @@ impl Engine {
     /// search (raised when the main thread's ends) and the shared node count.
     fn join_search(&mut self, main: &Engine, done: &Arc<AtomicBool>, pool: &Arc<AtomicU64>) {
         self.tt = Arc::clone(&main.tt);
-        self.stop = Arc::clone(done);
-        self.pool = Some(Arc::clone(pool));
-        self.deadline = main.deadline;
-        self.node_limit = main.node_limit;
-        self.nodes = 0;
-        self.flushed = 0;
-        self.ticks = 0;
-        self.aborted = false;
-        self.unsound = 0;
-        self.seldepth = 0;
+        self.begin(
+            Arc::clone(done),
+            Some(Arc::clone(pool)),
+            main.node_limit,
+            main.deadline,
+        );
     }
 
-    /// A helper's search: iterative deepening over `cells` (the root moves, best first),
+    /// A helper's search: iterative deepening over `moves` (the root moves, best first),
     /// skipping the depths [`SKIP`] gives helper `index`, until a limit or the main thread
     /// ends it. What it finds goes into the shared table only.
-    fn help(&mut self, mut b: Board, cells: &[Cell], index: usize, max_depth: u32) {
+    fn help(&mut self, mut b: Board, moves: &[RootMove], index: usize, max_depth: u32) {
         let (size, phase) = SKIP[index % SKIP.len()];
-        let mut roots: Vec<RootMove> = cells
-            .iter()
-            .map(|&cell| RootMove {
-                cell,
-                score: -INF,
-                exact: false,
-            })
-            .collect();
+        let mut roots = moves.to_vec();
         for depth in 1..=max_depth {
             if ((depth + phase) / size) % 2 != 0 {
                 continue;
@@ -163,9 +152,6 @@ impl Engine {
             }
             roots.sort_by_key(|r| std::cmp::Reverse(r.score));
         }
-        if let Some(pool) = &self.pool {
-            pool.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
-            self.flushed = self.nodes;
-        }
+        self.flush_nodes();
     }
 }
