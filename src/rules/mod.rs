@@ -31,4 +31,5 @@ pub use perft::perft;
 pub use player::{MoveError, Outcome, Player};
 pub use position::{HISTOGRAM_LEN, MovesError, Position, SetupError};
 pub use renju::Forbidden;
+pub(crate) use renju::forbidden;
 pub use tables::Tables;

@@ -8,10 +8,24 @@
 //! of the empty cells among its forty line neighbours, and logs their states for unmake to
 //! put back. Counts of empty cells per threat class and the sums of the evaluation terms
 //! follow, so that "does white have a four" or the static value cost nothing.
+//!
+//! Under renju black plays by the exact rule (the patterns see a six as nothing) and may not
+//! make a double three, a double four or an overline: the board keeps both players' stones
+//! as the rules' bit sets too, and asks the rules ([`crate::rules`]) whether a cell is
+//! forbidden when a search is about to use it ([`Board::allowed`]). Forbidden cells are not
+//! left out of the counts: whether a renju three is real depends on cells far from the move,
+//! which an incremental update cannot follow, so the searches ask at the cells they use.
 
 use super::eval::CellScores;
 use super::pattern::{EMPTY, HALF, LineRule, Pattern, PatternTable, Threat, WALL};
-use crate::rules::{Position, Square};
+use crate::rules::{Bits, Position, Rule, Square, Tables, forbidden};
+use std::sync::Arc;
+
+/// The kinrow square of a cell of a board `columns` wide.
+#[inline]
+fn square_of(columns: usize, c: Cell) -> Square {
+    (c / STRIDE - PAD) * columns + c % STRIDE - PAD
+}
 
 /// Row length of the padded array.
 pub const STRIDE: usize = 32;
@@ -170,11 +184,43 @@ pub struct Board {
     board_cells: Vec<Cell>,
     table: &'static PatternTable,
     terms: &'static CellScores,
+    /// Under renju, what the forbidden-move check needs.
+    renju: Option<Renju>,
+}
+
+/// The stones of a renju board as the rules keep them, for their forbidden-move check.
+#[derive(Clone)]
+struct Renju {
+    tables: Arc<Tables>,
+    /// Black's stones, then white's, by square.
+    stones: [Bits; 2],
 }
 
 impl Board {
-    /// The board of `pos`, whose sides must be at most [`MAX_SIDE`].
+    /// The board of `pos` under its own rule: freestyle, exact five, or renju (black exact,
+    /// with its forbidden moves; white freestyle). Its sides must be at most [`MAX_SIDE`].
+    pub fn of(pos: &Position) -> Board {
+        match pos.geometry().rule() {
+            Rule::Renju => Board::build(
+                pos,
+                PatternTable::shared_by_player([LineRule::Exact, LineRule::Freestyle]),
+                Some(Renju {
+                    tables: Arc::clone(pos.tables()),
+                    stones: [Bits::default(); 2],
+                }),
+            ),
+            Rule::Exact => Board::new(pos, LineRule::Exact),
+            _ => Board::new(pos, LineRule::Freestyle),
+        }
+    }
+
+    /// The board of `pos` with both players under `rule` (no forbidden moves), whose sides
+    /// must be at most [`MAX_SIDE`].
     pub fn new(pos: &Position, rule: LineRule) -> Board {
+        Board::build(pos, PatternTable::shared(rule), None)
+    }
+
+    fn build(pos: &Position, table: &'static PatternTable, renju: Option<Renju>) -> Board {
         let g = pos.geometry();
         let (columns, rows) = (g.columns(), g.rows());
         let mut cells = Box::new([WALL as u8; CELLS]);
@@ -215,8 +261,9 @@ impl Board {
             undo: Vec::with_capacity(16 * columns * rows),
             side: 0,
             board_cells,
-            table: PatternTable::shared(rule),
+            table,
             terms: CellScores::shared(),
+            renju,
         };
         // The lines of the empty board, then every cell's patterns.
         for &c in &board.board_cells {
@@ -246,7 +293,51 @@ impl Board {
 
     /// The kinrow square of a cell.
     pub fn square_of(&self, c: Cell) -> Square {
-        (c / STRIDE - PAD) * self.columns + c % STRIDE - PAD
+        square_of(self.columns, c)
+    }
+
+    /// Whether `player` may play on the empty cell `c`: always, but for black on a renju
+    /// forbidden point (a double three, a double four or an overline, by the rules' own
+    /// check).
+    #[inline]
+    pub fn allowed(&self, c: Cell, player: usize) -> bool {
+        match &self.renju {
+            Some(r) if player == 0 => {
+                forbidden(&r.tables, r.stones[0], r.stones[1], self.square_of(c)).is_none()
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether black's moves are restricted (renju).
+    #[inline]
+    pub fn restricted(&self, player: usize) -> bool {
+        player == 0 && self.renju.is_some()
+    }
+
+    /// Whether `player` has an empty cell it may play where its stone makes threat class
+    /// `t` (see [`Board::allowed`]).
+    #[inline]
+    pub fn has(&self, player: usize, t: Threat) -> bool {
+        if self.restricted(player) {
+            self.find_allowed(player, t).is_some()
+        } else {
+            self.counts[player][t as usize] > 0
+        }
+    }
+
+    /// The first empty cell (in square order) that `player` may play where its stone makes
+    /// threat class `t`.
+    pub fn find_allowed(&self, player: usize, t: Threat) -> Option<Cell> {
+        if !self.restricted(player) {
+            return self.find(player, t);
+        }
+        if self.counts[player][t as usize] == 0 {
+            return None;
+        }
+        self.board_cells.iter().copied().find(|&c| {
+            self.is_empty(c) && self.state[c].threat[player] == t && self.allowed(c, player)
+        })
     }
 
     /// Hands the move to the other player without a stone (for threat searches that ask
@@ -396,6 +487,9 @@ impl Board {
         // The cell's own state stays as it is while it is taken (only empty cells are
         // refreshed), so that unmake finds it ready.
         self.remove_terms(c);
+        if let Some(r) = &mut self.renju {
+            r.stones[side].insert(square_of(self.columns, c));
+        }
         self.cells[c] = side as u8 + 1;
         self.hash ^= self.zobrist[c][side];
         self.side ^= 1;
@@ -431,6 +525,9 @@ impl Board {
         self.side ^= 1;
         let side = self.side;
         self.cells[c] = EMPTY as u8;
+        if let Some(r) = &mut self.renju {
+            r.stones[side].remove(square_of(self.columns, c));
+        }
         self.hash ^= self.zobrist[c][side];
         // The lines lose the stone, and the empty cells whose patterns changed get their
         // logged states back.

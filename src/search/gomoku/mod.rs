@@ -12,9 +12,10 @@
 //! - `search`: iterative deepening, principal variation search, the table (`tt`);
 //! - `smp`: helper threads for `Threads` above 1 (lazy SMP).
 //!
-//! Freestyle and the exact rule are played here. The pattern tables take a rule per player,
-//! so that renju (black exact, with forbidden moves) can come; until then renju positions
-//! are for the general search.
+//! Freestyle, the exact rule and renju are played here. Under renju the pattern tables give
+//! black the exact rule and white freestyle, and every search asks the rules whether a cell
+//! is forbidden to black before it plays there, counts a four or an open three of black's
+//! as a threat, or expects black to block on it (see [`board::Board::allowed`]).
 
 mod board;
 mod eval;
@@ -31,20 +32,17 @@ mod vct;
 pub(super) use search::Engine;
 pub use smp::MAX_THREADS;
 
-use crate::rules::{Position, Rule};
-use pattern::LineRule;
+use crate::rules::Position;
 
 /// The smallest side on which this search plays: below it the general search proves
 /// results that a search near the stones could not.
 const MIN_SIDE: usize = 9;
 
 /// Whether `pos` is a gomoku position for this search: k = 5 on a board of at least 9x9
-/// (and at most [`board::MAX_SIDE`] a side), freestyle or exact five (renju's forbidden
-/// moves are not known here yet).
+/// (and at most [`board::MAX_SIDE`] a side), under any rule.
 pub(super) fn applies(pos: &Position) -> bool {
     let g = pos.geometry();
     g.k() == 5
-        && g.rule() != Rule::Renju
         && (MIN_SIDE..=board::MAX_SIDE).contains(&g.columns())
         && (MIN_SIDE..=board::MAX_SIDE).contains(&g.rows())
 }
@@ -53,10 +51,5 @@ pub(super) fn applies(pos: &Position) -> bool {
 /// score tables, once per process), so that the first move of a game is not the one that
 /// pays for them: it takes tens of milliseconds, a large part of a short time limit.
 pub(super) fn warm_up(pos: &Position) {
-    let rule = if pos.geometry().rule() == Rule::Exact {
-        LineRule::Exact
-    } else {
-        LineRule::Freestyle
-    };
-    drop(board::Board::new(pos, rule));
+    drop(board::Board::of(pos));
 }

@@ -56,7 +56,7 @@ impl Marks {
 pub fn generate(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) -> Kind {
     let us = board.side();
     let them = us ^ 1;
-    if board.count(them, Threat::Flex4) > 0 {
+    if board.has(them, Threat::Flex4) {
         defences(board, marks, list);
         return Kind::Complete;
     }
@@ -66,9 +66,10 @@ pub fn generate(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)
         list.push((0, centre));
         return Kind::Near;
     }
+    // The cells we may play (under renju black's forbidden points are not moves).
     let mut empties = 0;
     for &c in board.board_cells() {
-        if board.is_empty(c) {
+        if board.is_empty(c) && board.allowed(c, us) {
             empties += 1;
             if board.is_near(c) {
                 list.push((0, c));
@@ -94,7 +95,11 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     marks.next();
     let cells: Vec<Cell> = board.board_cells().to_vec();
     for &c in &cells {
-        if board.is_empty(c) && board.threat(c, us) >= Threat::Block4 && marks.mark(c) {
+        if board.is_empty(c)
+            && board.threat(c, us) >= Threat::Block4
+            && board.allowed(c, us)
+            && marks.mark(c)
+        {
             list.push((0, c));
         }
     }
@@ -102,7 +107,7 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     let mut reach: Vec<(Cell, u32)> = Vec::new();
     let mut threats = 0;
     for &c in &cells {
-        if !board.is_empty(c) || board.threat(c, them) != Threat::Flex4 {
+        if !board.is_empty(c) || board.threat(c, them) != Threat::Flex4 || !board.allowed(c, them) {
             continue;
         }
         threats += 1;
@@ -131,11 +136,11 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
         }
     }
     for (c, k) in reach {
-        if k < threats || !marks.mark(c) {
+        if k < threats || !board.allowed(c, us) || !marks.mark(c) {
             continue;
         }
         board.make(c);
-        let holds = board.count(them, Threat::Flex4) == 0;
+        let holds = !board.has(them, Threat::Flex4);
         board.unmake();
         if holds {
             list.push((0, c));
@@ -145,9 +150,11 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
 
 /// Appends every empty cell near a stone (a position lost whatever is played still needs a
 /// move).
+/// Under renju, black's forbidden points are left out (none may be left at all).
 pub fn generate_near(board: &Board, list: &mut Vec<(i32, Cell)>) {
+    let us = board.side();
     for &c in board.board_cells() {
-        if board.is_empty(c) && board.is_near(c) {
+        if board.is_empty(c) && board.is_near(c) && board.allowed(c, us) {
             list.push((0, c));
         }
     }
@@ -156,7 +163,7 @@ pub fn generate_near(board: &Board, list: &mut Vec<(i32, Cell)>) {
             board
                 .board_cells()
                 .iter()
-                .filter(|&&c| board.is_empty(c))
+                .filter(|&&c| board.is_empty(c) && board.allowed(c, us))
                 .map(|&c| (0, c)),
         );
     }

@@ -14,8 +14,8 @@
 //! - `F3` (open three): some empty cell makes it an open four, `B3`: some cell makes a four;
 //! - `F2`, `B2`, `F1`, `B1` likewise, one step further away; `Dead`: no five can come of it.
 //!
-//! The rule is per player ([`LineRule`]): a later renju rule gives black the exact rule while
-//! white keeps freestyle, with the same tables.
+//! The rule is per player ([`LineRule`]): renju gives black the exact rule while white keeps
+//! freestyle (black's forbidden moves are the board's business, see [`super::board`]).
 
 use std::sync::OnceLock;
 
@@ -205,12 +205,23 @@ impl PatternTable {
 
     /// The shared table for both players under `rule`, built on first use.
     pub fn shared(rule: LineRule) -> &'static PatternTable {
+        PatternTable::shared_by_player([rule; 2])
+    }
+
+    /// The shared table for black playing by `rules[0]` and white by `rules[1]`, built on
+    /// first use.
+    pub fn shared_by_player(rules: [LineRule; 2]) -> &'static PatternTable {
         static FREESTYLE: OnceLock<PatternTable> = OnceLock::new();
         static EXACT: OnceLock<PatternTable> = OnceLock::new();
-        match rule {
-            LineRule::Freestyle => FREESTYLE.get_or_init(|| PatternTable::new([rule; 2])),
-            LineRule::Exact => EXACT.get_or_init(|| PatternTable::new([rule; 2])),
-        }
+        static EXACT_FREESTYLE: OnceLock<PatternTable> = OnceLock::new();
+        static FREESTYLE_EXACT: OnceLock<PatternTable> = OnceLock::new();
+        let cell = match rules {
+            [LineRule::Freestyle, LineRule::Freestyle] => &FREESTYLE,
+            [LineRule::Exact, LineRule::Exact] => &EXACT,
+            [LineRule::Exact, LineRule::Freestyle] => &EXACT_FREESTYLE,
+            [LineRule::Freestyle, LineRule::Exact] => &FREESTYLE_EXACT,
+        };
+        cell.get_or_init(|| PatternTable::new(rules))
     }
 
     /// The patterns of `key` for black and white, packed: black's in the low four bits,

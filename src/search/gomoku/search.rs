@@ -6,7 +6,7 @@
 use super::board::{Board, CELLS, Cell};
 use super::eval::evaluate;
 use super::movegen::{self, Kind, Marks};
-use super::pattern::{LineRule, Pattern, Threat};
+use super::pattern::{Pattern, Threat};
 use super::smp::MAX_THREADS;
 use super::tt::{Bound, Table};
 use super::vct::Refuted;
@@ -280,12 +280,7 @@ impl Engine {
             limits.hard_time.and_then(|d| start.checked_add(d)),
         );
         self.tt.new_search();
-        let rule = if root.geometry().exact() {
-            LineRule::Exact
-        } else {
-            LineRule::Freestyle
-        };
-        let mut b = Board::new(root, rule);
+        let mut b = Board::of(root);
         let us = b.side();
         let them = us ^ 1;
 
@@ -297,7 +292,7 @@ impl Engine {
         // know it.
         if self.root_threats && b.count(them, Threat::Five) <= 1 {
             if b.count(them, Threat::Five) == 0
-                && let Some(c) = b.find(us, Threat::Flex4)
+                && let Some(c) = b.find_allowed(us, Threat::Flex4)
             {
                 return self.settled(&b, c, Value::Win(2), start, report);
             }
@@ -317,14 +312,26 @@ impl Engine {
         let kind = match b.count(them, Threat::Five) {
             0 => movegen::generate(&mut b, &mut self.marks, &mut list),
             _ => {
-                let c = b.find(them, Threat::Five).unwrap_or(b.board_cells()[0]);
-                list.push((0, c));
+                // The block, if we may play it (under renju black may be forbidden it).
+                if let Some(c) = b.find(them, Threat::Five).filter(|&c| b.allowed(c, us)) {
+                    list.push((0, c));
+                }
                 Kind::Complete
             }
         };
         if list.is_empty() {
-            // Facing an open three with no answer: every move loses; block where we can.
+            // Facing an open three with no answer (or a four with no block): every move
+            // loses; block where we can.
             movegen::generate_near(&b, &mut list);
+        }
+        if list.is_empty() {
+            // Under renju, every empty cell forbidden to black: no move to play.
+            return SearchResult {
+                best: None,
+                value: Value::Heuristic(0),
+                nodes: self.nodes,
+                depth: 0,
+            };
         }
         self.score_moves(&b, &mut list, None, 0);
         list.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
@@ -603,6 +610,10 @@ impl Engine {
                 let Some(c) = b.find(them, Threat::Five) else {
                     return 0;
                 };
+                if !b.allowed(c, us) {
+                    // Under renju, black forbidden its only block.
+                    return -(MATE - (p + 2));
+                }
                 b.make(c);
                 let v = -self.node(b, depth, ply + 1, -beta, -alpha);
                 b.unmake();
@@ -613,14 +624,14 @@ impl Engine {
             }
             _ => return -(MATE - (p + 2)),
         }
-        if b.count(us, Threat::Flex4) > 0 {
+        if b.has(us, Threat::Flex4) {
             return MATE - (p + 3);
         }
         // At the horizon: a win by fours ends the line; a position where the opponent
         // threatens an open four, or would win by fours if it were to move, is not quiet:
         // its answers are searched (to a bound of plies) before anything is evaluated.
         if depth <= 0 {
-            let open_three = ply < self.quiet_ply && b.count(them, Threat::Flex4) > 0;
+            let open_three = ply < self.quiet_ply && b.has(them, Threat::Flex4);
             // Stand pat: where the opponent has no open three, a static value at beta or
             // above ends the leaf whatever our fours would add (a win by them would only
             // raise it), unless the opponent has fours that might win.
@@ -662,7 +673,7 @@ impl Engine {
         // three: a static value well above beta, or one that stays above it after a free
         // move for the opponent (a null move), cuts the node short.
         let pv_node = beta - alpha > 1;
-        let quiet = depth > 0 && b.count(them, Threat::Flex4) == 0;
+        let quiet = depth > 0 && !b.has(them, Threat::Flex4);
         self.evals[ply] = quiet.then(|| evaluate(b));
         // Whether the side to move stands better than two plies ago: if not, fewer of its
         // late moves are worth a look.
@@ -1045,6 +1056,93 @@ mod tests {
             start.elapsed() < Duration::from_millis(500),
             "{:?}",
             start.elapsed()
+        );
+    }
+
+    /// Whether the side to move of `pos` (renju) wins within three plies by the rules alone:
+    /// a move it may play after which the opponent has no five to make and, whatever it
+    /// may play, a five is left to make.
+    fn renju_wins_in_two(pos: &mut Position) -> bool {
+        let us = pos.side_to_move();
+        let ours: Vec<Square> = pos.without_forbidden(pos.empty()).iter().collect();
+        ours.into_iter().any(|m| {
+            pos.make(m);
+            let won = pos.outcome().is_some()
+                || (pos.threats(us.other()).is_empty() && {
+                    let replies: Vec<Square> = pos.without_forbidden(pos.empty()).iter().collect();
+                    replies.into_iter().all(|d| {
+                        pos.make(d);
+                        let five = pos.outcome().is_none() && !pos.threats(us).is_empty();
+                        pos.unmake();
+                        five
+                    })
+                });
+            pos.unmake();
+            won
+        })
+    }
+
+    /// Under renju (black exact five, and no double three, double four or overline) the
+    /// search never plays a forbidden move, and the wins in two moves it proves hold by the
+    /// rules alone (`renju_wins_in_two`), checked on random positions crowded with black's
+    /// threes and fours, where forbidden points are common.
+    #[test]
+    fn renju_moves_are_allowed_and_short_wins_hold() {
+        use crate::rules::{Player, Rule};
+        use rand::Rng;
+        use rand::seq::SliceRandom;
+        let g = Geometry::new(15, 15, 5)
+            .and_then(|g| g.with_rule(Rule::Renju))
+            .expect("15x15 renju");
+        let tables = Tables::new(g);
+        let mut rng = StdRng::seed_from_u64(17);
+        let (mut searched, mut with_forbidden, mut proven) = (0, 0, 0);
+        for _ in 0..300 {
+            let mut squares: Vec<Square> = (0..g.cells())
+                .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
+                .collect();
+            squares.shuffle(&mut rng);
+            let n = rng.random_range(8..26);
+            let mut pos = Position::new(tables.clone());
+            for sq in squares {
+                if pos.moves().len() >= n {
+                    break;
+                }
+                if pos.play(sq).is_ok() && pos.outcome().is_some() {
+                    pos.unmake();
+                }
+            }
+            let us = pos.side_to_move();
+            // What the dispatcher settles before this search is asked: a five to make, or
+            // one to block.
+            if !pos.threats(us).is_empty() || !pos.threats(us.other()).is_empty() {
+                continue;
+            }
+            let forbidden = pos.empty().count() - pos.without_forbidden(pos.empty()).count();
+            if us == Player::X && forbidden > 0 {
+                with_forbidden += 1;
+            }
+            let limits = Limits {
+                nodes: Some(3_000),
+                ..Limits::default()
+            };
+            let (r, _) = run(&pos, limits, 5);
+            let best = r.best.expect("a move");
+            assert!(
+                pos.empty().contains(best) && pos.forbidden(best).is_none(),
+                "{} plays {}",
+                pos.diagram(),
+                g.name(best)
+            );
+            searched += 1;
+            if r.value == Value::Win(2) {
+                assert!(renju_wins_in_two(&mut pos), "{}", pos.diagram());
+                proven += 1;
+            }
+        }
+        assert!(
+            searched > 150 && with_forbidden > 20 && proven > 5,
+            "{searched} searched, {with_forbidden} with forbidden points, {proven} proven"
         );
     }
 

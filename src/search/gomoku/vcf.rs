@@ -28,15 +28,17 @@ impl Engine {
             1 => {
                 // The block is the only move; it must be a four itself to go on attacking.
                 let c = b.find(them, Threat::Five)?;
-                if b.threat(c, us) < Threat::Block4 {
+                if b.threat(c, us) < Threat::Block4 || !b.allowed(c, us) {
                     return None;
                 }
                 Some(c)
             }
             _ => return None,
         };
-        if forced.is_none() && b.count(us, Threat::Flex4) > 0 {
-            return b.find(us, Threat::Flex4).map(|c| (3, c));
+        if forced.is_none()
+            && let Some(c) = b.find_allowed(us, Threat::Flex4)
+        {
+            return Some((3, c));
         }
         if depth == 0 || b.fours(us) == 0 {
             return None;
@@ -50,7 +52,11 @@ impl Engine {
             }
             None => {
                 for &c in b.board_cells() {
-                    if n < MAX_ATTACKS && b.is_empty(c) && b.threat(c, us) >= Threat::Block4 {
+                    if n < MAX_ATTACKS
+                        && b.is_empty(c)
+                        && b.threat(c, us) >= Threat::Block4
+                        && b.allowed(c, us)
+                    {
                         attacks[n] = (b.threat(c, us), c);
                         n += 1;
                     }
@@ -65,6 +71,8 @@ impl Engine {
                 Some(1)
             } else {
                 match b.five_near(m, us).or_else(|| b.find(us, Threat::Five)) {
+                    // Under renju, a block forbidden to black: the five comes next.
+                    Some(block) if !b.allowed(block, them) => Some(1),
                     Some(block) => {
                         b.make(block);
                         let r = self.vcf(b, depth - 1).map(|(plies, _)| plies);

@@ -112,8 +112,11 @@ impl Engine {
                 // Forced to block; the attack goes on only if a threat stands after it (the
                 // block's own, or an open three or four made before).
                 let c = b.find(them, Threat::Five)?;
+                if !b.allowed(c, us) {
+                    return None;
+                }
                 b.make(c);
-                let r = if b.count(us, Threat::Five) > 0 || b.count(us, Threat::Flex4) > 0 {
+                let r = if b.count(us, Threat::Five) > 0 || b.has(us, Threat::Flex4) {
                     self.defend(b, depth, c)
                 } else {
                     None
@@ -123,8 +126,8 @@ impl Engine {
             }
             _ => return None,
         }
-        if b.count(us, Threat::Flex4) > 0 {
-            return b.find(us, Threat::Flex4).map(|c| (3, c));
+        if let Some(c) = b.find_allowed(us, Threat::Flex4) {
+            return Some((3, c));
         }
         if depth == 0 {
             return None;
@@ -140,6 +143,7 @@ impl Engine {
                 && b.is_empty(c)
                 && b.threat(c, us) >= Threat::Flex3
                 && last.is_none_or(|l| b.threat(c, us) >= ANYWHERE || relevant(c, l))
+                && b.allowed(c, us)
             {
                 attacks[n] = (b.threat(c, us), c);
                 n += 1;
@@ -178,7 +182,7 @@ impl Engine {
         let mut list = Vec::new();
         match b.count(att, Threat::Five) {
             0 => {
-                if b.count(att, Threat::Flex4) == 0 {
+                if !b.has(att, Threat::Flex4) {
                     // The move made no threat that must be answered.
                     return None;
                 }
@@ -186,11 +190,16 @@ impl Engine {
                     return None;
                 }
             }
-            1 => list.push((
-                0,
-                b.five_near(last, att)
-                    .or_else(|| b.find(att, Threat::Five))?,
-            )),
+            1 => {
+                let block = b
+                    .five_near(last, att)
+                    .or_else(|| b.find(att, Threat::Five))?;
+                if !b.allowed(block, def) {
+                    // Under renju, black forbidden its block: the five comes next.
+                    return Some(2);
+                }
+                list.push((0, block));
+            }
             _ => return Some(2),
         }
         if list.is_empty() {
@@ -227,8 +236,11 @@ impl Engine {
                 let block = b
                     .five_near(defence, def)
                     .or_else(|| b.find(def, Threat::Five))?;
+                if !b.allowed(block, att) {
+                    return None;
+                }
                 b.make(block);
-                let pending = b.count(att, Threat::Five) > 0 || b.count(att, Threat::Flex4) > 0;
+                let pending = b.count(att, Threat::Five) > 0 || b.has(att, Threat::Flex4);
                 let r = if pending {
                     self.defend(b, depth, block)
                 } else {
