@@ -208,14 +208,15 @@ pub fn progress_text(p: &bench::SolveProgress) -> String {
 /// A certificate as text, one node a line, for a checker that knows nothing of kinrow:
 ///
 /// ```text
-/// kinrow certificate 2
+/// kinrow certificate 3
 /// board 4 4 4
 /// claim x cannot win
 /// nodes 3
 /// 0 attacker a1 1 b1 2:1 ...
 /// 1 defender b2 5
 /// 2 pairing a1 a2 b1 c2
-/// 3 attacker-pass b2 a1 a2 c1 c3 / a1 4 a2 5 b2 6 c1 7 c3 8
+/// 3 attacker-zone 4 / a1 5 a2 6 b2 7 c1 8 c3 9
+/// 4 won a2 c3
 /// ```
 ///
 /// The root, node 0, is the empty board with x to move. `claim` is `x wins` or `x cannot
@@ -224,15 +225,24 @@ pub fn progress_text(p: &bench::SolveProgress) -> String {
 /// last completed a window), `full` (no empty cell), `pairing` (pairs of empty cells,
 /// two squares each, such that every window without a defender stone holds a pair) and
 /// `pairing-in-time` (the same for the windows the attacker can still fill with the stones
-/// it has left to place). `attacker-pass R P1 P2 ... / M1 N1 ...` is an attacker node
-/// answered by R wherever the attacker plays off the cells of R and the pairs P1 P2 ...,
-/// which must be a pairing against the attacker once the defender has a stone on R (an
-/// extra attacker stone off them changes no window open for the attacker); the moves after
-/// the slash, each with its node, are those on the pairs' cells and R. A node reached by a
-/// move as `N:S` is node N of the position after
+/// it has left to place). A node reached by a move as `N:S` is node N of the position after
 /// the move seen through symmetry S (1 to 7; plain `N` is S = 0, the position itself): on
 /// 0-based (file, rank), S & 4 swaps file and rank first (square boards), then S & 1 mirrors
-/// the files (f to columns - 1 - f) and S & 2 the ranks. (Version 1 had no symmetries.)
+/// the files (f to columns - 1 - f) and S & 2 the ranks.
+///
+/// Zones (version 3), in a certificate that the attacker cannot win: a node's zone is a set
+/// of empty cells such that its strategy still holds with attacker stones added on any
+/// empty cells outside it. `attacker-zone P / M1 N1 ...` is an attacker node whose moves
+/// after the slash (each with its node) are the cells of the zone of node P, the node of
+/// the same position with the defender to move (the attacker having passed); the
+/// attacker's moves elsewhere are answered as P says, since the position after one is P's
+/// with an attacker stone outside P's zone. A `won` node there lists its zone: empty cells
+/// that meet every window without a defender stone. The zones of the other kinds follow
+/// from them: a pairing's are its cells; a defender node's its reply and its child's zone;
+/// an `attacker-zone` node's the moves and their children's zones; an `attacker` node's,
+/// a `pairing-in-time`'s and a `full` board's every empty cell. (Version 2 had no zones and
+/// an `attacker-pass R P1 P2 ... / M1 N1 ...` node instead, answered by R off the cells of
+/// R and of the pairing P1 P2 ...; version 1 had no symmetries either.)
 pub fn certificate_text(
     geometry: crate::rules::Geometry,
     cert: &crate::search::proof::certificate::Certificate,
@@ -241,7 +251,7 @@ pub fn certificate_text(
     use std::fmt::Write;
     let letter = if cert.attacker == 0 { 'x' } else { 'o' };
     let mut out = String::new();
-    let _ = writeln!(out, "kinrow certificate 2");
+    let _ = writeln!(out, "kinrow certificate 3");
     let _ = writeln!(
         out,
         "board {} {} {}",
@@ -259,41 +269,45 @@ pub fn certificate_text(
     let _ = writeln!(out, "nodes {n}");
     // The writer numbers a node after its children, the file before them: the root first.
     let renumber = |id: usize| n - 1 - id;
+    let link = |out: &mut String, child: usize, symmetry: crate::search::proof::certificate::Symmetry| {
+        let _ = write!(out, " {}", renumber(child));
+        if symmetry.code() != 0 {
+            let _ = write!(out, ":{}", symmetry.code());
+        }
+    };
     for (id, node) in cert.nodes.iter().enumerate().rev() {
         let _ = write!(out, "{}", renumber(id));
         type Pairs<'a> = &'a [(usize, usize)];
-        let (kind, moves, pairs): (&str, &[Edge], Pairs) = match node {
-            Node::AttackerPass {
-                reply,
-                pairs,
+        let (kind, moves, pairs, cells): (&str, &[Edge], Pairs, &[usize]) = match node {
+            Node::AttackerZone {
+                pass,
+                symmetry,
                 moves,
             } => {
-                // The reply and its pairing first, then the moves after a slash.
-                let _ = write!(out, " attacker-pass {}", geometry.name(*reply));
-                for &(a, b) in pairs {
-                    let _ = write!(out, " {} {}", geometry.name(a), geometry.name(b));
-                }
+                out.push_str(" attacker-zone");
+                link(&mut out, *pass, *symmetry);
                 out.push_str(" /");
-                ("", moves, &[])
+                ("", moves, &[], &[])
             }
-            Node::Attacker(m) => ("attacker", m, &[]),
-            Node::Defender(m) => ("defender", m, &[]),
-            Node::Won => ("won", &[], &[]),
-            Node::Full => ("full", &[], &[]),
-            Node::Pairing(p) => ("pairing", &[], p),
-            Node::PairingInTime(p) => ("pairing-in-time", &[], p),
+            Node::Attacker(m) => ("attacker", m, &[], &[]),
+            Node::Defender(m) => ("defender", m, &[], &[]),
+            Node::Won(zone) => ("won", &[], &[], zone),
+            Node::Full => ("full", &[], &[], &[]),
+            Node::Pairing(p) => ("pairing", &[], p, &[]),
+            Node::PairingInTime(p) => ("pairing-in-time", &[], p, &[]),
         };
         if !kind.is_empty() {
             let _ = write!(out, " {kind}");
         }
         for e in moves {
-            let _ = write!(out, " {} {}", geometry.name(e.sq), renumber(e.child));
-            if e.symmetry.code() != 0 {
-                let _ = write!(out, ":{}", e.symmetry.code());
-            }
+            let _ = write!(out, " {}", geometry.name(e.sq));
+            link(&mut out, e.child, e.symmetry);
         }
         for &(a, b) in pairs {
             let _ = write!(out, " {} {}", geometry.name(a), geometry.name(b));
+        }
+        for &c in cells {
+            let _ = write!(out, " {}", geometry.name(c));
         }
         out.push('\n');
     }

@@ -10,6 +10,8 @@
 
 use super::board::{Board, cells_of};
 use super::dfpn::{Dfpn, Outcome};
+use super::pairs::Pairer;
+use super::table::STAGE_ZONE;
 use crate::rules::Square;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -85,21 +87,25 @@ pub enum Node {
     Attacker(Vec<Edge>),
     /// The defender to move: likewise (one reply, or every empty cell).
     Defender(Vec<Edge>),
-    /// The player who moved last completed a window.
-    Won,
+    /// The player who moved last completed a window. In a certificate that the attacker
+    /// cannot win (where the defender completed it), the node's zone: a set of empty cells
+    /// that meets every window without a defender stone, so that attacker stones added
+    /// anywhere else complete none.
+    Won(Vec<Square>),
     /// The board is full.
     Full,
-    /// The attacker to move, answered by `reply` wherever it plays off the cells of `pairs`
-    /// and `reply`: `pairs` is a pairing against the attacker on the position with the
-    /// defender's stone on `reply` (the attacker's extra stone, off the pairs, changes no
-    /// window open for it), so the defender follows it from there. `moves` are the
-    /// attacker's moves on those cells, as in [`Node::Attacker`].
-    AttackerPass {
-        /// The defender's answer to the moves off the pairing.
-        reply: Square,
-        /// The pairing after `reply`.
-        pairs: Vec<(Square, Square)>,
-        /// The other moves.
+    /// The attacker to move, in a certificate that it cannot win, with a zone: `pass` is
+    /// the node of the same position with the defender to move (as if the attacker had
+    /// passed), whose zone is the cells of `moves`; the attacker's moves elsewhere are
+    /// answered as that node says (the position after such a move is the pass's with an
+    /// attacker stone outside its zone, which the zone allows). `moves` are the attacker's
+    /// moves on the zone's cells, as in [`Node::Attacker`].
+    AttackerZone {
+        /// The node after the pass.
+        pass: usize,
+        /// The symmetry that takes the position after the pass to `pass`'s position.
+        symmetry: Symmetry,
+        /// The moves on the zone's cells.
         moves: Vec<Edge>,
     },
     /// Pairs of empty cells such that every window still open for the attacker holds one.
@@ -140,14 +146,25 @@ struct Writer<'a, 'c> {
     deadline: Option<Instant>,
     wins: bool,
     nodes: Vec<Node>,
-    /// The nodes written, by the least image of their position under the symmetries, with
-    /// the symmetry (of the board's) that gave it.
-    seen: HashMap<(u64, u64), (usize, usize)>,
+    /// The nodes written, by the least image of their position (stones and side to move)
+    /// under the symmetries, with the symmetry (of the board's) that gave it and the node's
+    /// zone in its own orientation.
+    seen: HashMap<(u64, u64, usize), Written>,
     /// The board's symmetries as [`Symmetry`] values, by the board's numbering (those the
     /// certificate cannot name are `None`, and positions are not shared through them).
     named: Vec<Option<Symmetry>>,
     columns: usize,
     max_nodes: usize,
+    pairer: Pairer,
+}
+
+/// A node written: its index, the board's symmetry that took its position to the key, and
+/// its zone (see [`Writer::node`]) in the orientation of the position it was written for.
+#[derive(Clone, Copy)]
+struct Written {
+    id: usize,
+    sym: usize,
+    zone: u64,
 }
 
 /// Writes out the proof that the search's root is won (`attacker_wins`) or not winnable by
@@ -174,6 +191,7 @@ pub fn write(
         named,
         columns,
         max_nodes,
+        pairer: Pairer::new(),
     };
     // The root's node is written first of all: the symmetry is the identity.
     w.node()?;
@@ -197,40 +215,38 @@ impl Writer<'_, '_> {
         Ok(self.nodes.len() - 1)
     }
 
-    /// Whether the position after `sq` is settled as the claim needs, searching it if the
-    /// table does not say.
+    /// Whether the current position (after a move or a pass) is settled as the claim needs,
+    /// searching it if the table does not say.
+    fn holds(&mut self) -> Result<bool, CertificateError> {
+        let mover = 1 - self.search.board.side;
+        if self.search.board.has_won(mover) {
+            return Ok(self.wins == (mover == self.search.attacker));
+        }
+        match settled(self.search.root_entry()) {
+            Some(won) => Ok(won == self.wins),
+            None => match self
+                .search
+                .run(&self.stop, self.start, self.deadline, &mut |_| {})
+            {
+                Outcome::Proven(_) => Ok(self.wins),
+                Outcome::Disproven => Ok(!self.wins),
+                Outcome::Unknown => Err(CertificateError::Stopped),
+            },
+        }
+    }
+
+    /// Whether the position after `sq` is settled as the claim needs.
     fn child_holds(&mut self, sq: usize) -> Result<bool, CertificateError> {
         self.search.board.make(sq);
-        let mover = 1 - self.search.board.side;
-        let result = if self.search.board.has_won(mover) {
-            Ok(self.wins == (mover == self.search.attacker))
-        } else {
-            let settled = |e: Option<super::table::Entry>| {
-                e.and_then(|e| match (e.pn, e.dn) {
-                    (0, _) => Some(true),
-                    (_, 0) => Some(false),
-                    _ => None,
-                })
-            };
-            match settled(self.search.root_entry()) {
-                Some(won) => Ok(won == self.wins),
-                None => match self
-                    .search
-                    .run(&self.stop, self.start, self.deadline, &mut |_| {})
-                {
-                    Outcome::Proven(_) => Ok(self.wins),
-                    Outcome::Disproven => Ok(!self.wins),
-                    Outcome::Unknown => Err(CertificateError::Stopped),
-                },
-            }
-        };
+        let result = self.holds();
         self.search.board.unmake();
         result
     }
 
     /// The least image of the position's stones under the symmetries the certificate can
-    /// name, and the symmetry (by the board's numbering) that gives it.
-    fn canonical(&self) -> ((u64, u64), usize) {
+    /// name, with the side to move, and the symmetry (by the board's numbering) that gives
+    /// it.
+    fn canonical(&self) -> ((u64, u64, usize), usize) {
         let b = self.board();
         let mut best = ((b.stones[0], b.stones[1]), 0);
         for s in (1..b.perms.len()).filter(|&s| self.named[s].is_some()) {
@@ -239,14 +255,28 @@ impl Writer<'_, '_> {
                 best = (image, s);
             }
         }
-        best
+        ((best.0.0, best.0.1, b.side), best.1)
     }
 
-    /// The node of the current position, and the symmetry that takes the position to the
-    /// node's: a new node, or one written for a mirror image of it.
-    fn node(&mut self) -> Result<(usize, Symmetry), CertificateError> {
+    /// The node of the current position, the symmetry that takes the position to the
+    /// node's, and the node's zone in this position's orientation: a new node, or one
+    /// written for a mirror image of it.
+    ///
+    /// A node's zone (in a certificate that the attacker cannot win; else every empty cell)
+    /// is a set of empty cells such that the node's strategy still keeps the attacker from
+    /// winning with attacker stones added on any empty cells outside it. By kind: a pairing's
+    /// cells; a completed window of the defender's, the cells that meet the attacker's
+    /// windows; a defender node, its reply and its child's zone; an attacker node with a
+    /// zone, that zone and its moves with their children's zones; any other node, every
+    /// empty cell. The checker works out the same.
+    fn node(&mut self) -> Result<(usize, Symmetry, u64), CertificateError> {
         let (key, s_here) = self.canonical();
-        if let Some(&(id, s_there)) = self.seen.get(&key) {
+        if let Some(&Written {
+            id,
+            sym: s_there,
+            zone,
+        }) = self.seen.get(&key)
+        {
             // The node was written at the position whose image under s_there is the key;
             // this one's image under s_here is: the inverse of s_there after s_here takes
             // this position to that one.
@@ -255,11 +285,22 @@ impl Writer<'_, '_> {
                 .map(|c| b.inverses[s_there][b.perms[s_here][c] as usize] as usize)
                 .collect();
             if let Some(sym) = self.name(&t) {
-                return Ok((id, sym));
+                let here = (0..b.cells)
+                    .filter(|&c| zone >> t[c] & 1 != 0)
+                    .fold(0u64, |z, c| z | 1 << c);
+                return Ok((id, sym, here));
             }
         }
-        let id = self.new_node(key, s_here)?;
-        Ok((id, Symmetry::default()))
+        let (id, zone) = self.new_node()?;
+        self.seen.insert(
+            key,
+            Written {
+                id,
+                sym: s_here,
+                zone,
+            },
+        );
+        Ok((id, Symmetry::default(), zone))
     }
 
     /// The named symmetry that moves the cells as `t` does, if any.
@@ -269,148 +310,245 @@ impl Writer<'_, '_> {
         Symmetry::all().find(|sym| (0..b.cells).all(|c| sym.apply(c, columns, rows) == Some(t[c])))
     }
 
-    /// Writes the node of the current position (whose canonical image is `key`, by the
-    /// board's symmetry `sym`).
-    fn new_node(&mut self, key: (u64, u64), sym: usize) -> Result<usize, CertificateError> {
+    /// The node reached by `sq` (a move), or by a pass with `None`, as an edge's parts.
+    fn child(&mut self, sq: Option<usize>) -> Result<(usize, Symmetry, u64), CertificateError> {
+        match sq {
+            Some(sq) => self.search.board.make(sq),
+            None => self.search.board.make_null(),
+        }
+        let child = self.node();
+        self.search.board.unmake();
+        child
+    }
+
+    /// Writes the node of the current position; its index and zone.
+    fn new_node(&mut self) -> Result<(usize, u64), CertificateError> {
         let b = self.board();
         let a = self.search.attacker;
         let mover = 1 - b.side;
-        if b.has_won(mover) {
-            return self.add(Node::Won);
-        }
         let empty = b.empty();
+        if b.has_won(mover) {
+            if self.wins {
+                return Ok((self.add(Node::Won(Vec::new()))?, empty));
+            }
+            let hit = hitting_set(b, a).ok_or(CertificateError::Contradiction)?;
+            return Ok((self.add(Node::Won(cells_of(hit).collect()))?, hit));
+        }
         if empty == 0 {
-            return self.add(Node::Full);
+            return Ok((self.add(Node::Full)?, 0));
         }
         if !self.wins {
-            if let Some(pairs) = super::pairs::Pairer::new().pairs(b, a) {
-                let id = self.add(Node::Pairing(split(&pairs)))?;
-                self.seen.insert(key, (id, sym));
-                return Ok(id);
+            let side = b.side;
+            if let Some(pairs) = self.pairer.pairs(&self.search.board, a) {
+                let zone = pairs.iter().fold(0, |z, p| z | p);
+                return Ok((self.add(Node::Pairing(split(&pairs)))?, zone));
             }
             let empties = empty.count_ones() as usize;
-            let left = if b.side == a {
+            let left = if side == a {
                 empties.div_ceil(2)
             } else {
                 empties / 2
             };
-            if let Some(pairs) = super::pairs::Pairer::new().pairs_in_time(b, a, left) {
-                let id = self.add(Node::PairingInTime(split(&pairs)))?;
-                self.seen.insert(key, (id, sym));
-                return Ok(id);
+            if let Some(pairs) = self.pairer.pairs_in_time(&self.search.board, a, left) {
+                return Ok((self.add(Node::PairingInTime(split(&pairs)))?, empty));
             }
         }
-        let attacker_node = b.side == a;
-        // Every cell where the claim's opponent moves; one where its owner does.
-        let every = attacker_node != self.wins;
-        let mut children = Vec::new();
-        // Where the attacker could pass and the defender's reply leave a pairing, its moves
-        // off the pairing's cells are answered by that reply and need no node of their own.
-        let pass = if every && attacker_node {
-            // Only if it leaves moves out.
-            self.pass_pairing().filter(|(reply, pairs)| {
-                empty & !(1 << reply | pairs.iter().fold(0, |z, p| z | p)) != 0
-            })
-        } else {
-            None
-        };
-        let moves = pass.as_ref().map_or(empty, |(reply, pairs)| {
-            empty & (1 << reply | pairs.iter().fold(0, |z, p| z | p))
-        });
-        if every {
-            for sq in cells_of(moves) {
-                if !self.child_holds(sq)? {
-                    return Err(CertificateError::Contradiction);
-                }
-                self.search.board.make(sq);
-                let child = self.node();
-                self.search.board.unmake();
-                let (child, symmetry) = child?;
-                children.push(Edge {
+        let attacker_node = self.board().side == a;
+        if self.wins {
+            let node = if attacker_node {
+                let sq = self.winning_move()?;
+                let (child, symmetry, _) = self.child(Some(sq))?;
+                Node::Attacker(vec![Edge {
                     sq,
                     child,
                     symmetry,
-                });
-            }
-        } else {
-            // A move that wins at once, or the first of a win by fours, or one the table
-            // settles; else any that a search settles.
-            let mut found = None;
-            if attacker_node {
-                let first = self.search.vcf_move();
-                if let Some(sq) = first
-                    && self.child_holds(sq)?
-                {
-                    found = Some(sq);
-                }
-            }
-            if found.is_none() {
-                for sq in cells_of(empty) {
-                    self.search.board.make(sq);
-                    let e = self.search.root_entry();
-                    self.search.board.unmake();
-                    if e.is_some_and(|e| (e.pn == 0) == self.wins && (e.pn == 0 || e.dn == 0)) {
-                        found = Some(sq);
-                        break;
-                    }
-                }
-            }
-            for sq in cells_of(empty) {
-                if found.is_some() {
-                    break;
-                }
-                if self.child_holds(sq)? {
-                    found = Some(sq);
-                    break;
-                }
-            }
-            let sq = found.ok_or(CertificateError::Contradiction)?;
-            self.search.board.make(sq);
-            let child = self.node();
+                }])
+            } else {
+                Node::Defender(self.every_move(empty)?.0)
+            };
+            return Ok((self.add(node)?, empty));
+        }
+        if !attacker_node {
+            let sq = self.drawing_reply()?;
+            let (child, symmetry, zone) = self.child(Some(sq))?;
+            let node = Node::Defender(vec![Edge {
+                sq,
+                child,
+                symmetry,
+            }]);
+            return Ok((self.add(node)?, 1 << sq | zone));
+        }
+        // The attacker to move: if it cannot win even after a pass, the pass's zone leaves
+        // out its moves elsewhere.
+        if self.pass_pays() {
+            self.search.board.make_null();
+            let holds = self.holds();
             self.search.board.unmake();
-            let (child, symmetry) = child?;
-            children.push(Edge {
+            if holds? {
+                let (pass, symmetry, pass_zone) = self.child(None)?;
+                if empty & !pass_zone != 0 {
+                    let (moves, zone) = self.every_move(empty & pass_zone)?;
+                    let node = Node::AttackerZone {
+                        pass,
+                        symmetry,
+                        moves,
+                    };
+                    return Ok((self.add(node)?, pass_zone | zone));
+                }
+            }
+        }
+        let (moves, _) = self.every_move(empty)?;
+        Ok((self.add(Node::Attacker(moves))?, empty))
+    }
+
+    /// The edges of every move on `cells`, each checked to keep the claim, and the union of
+    /// the moves and their children's zones.
+    fn every_move(&mut self, cells: u64) -> Result<(Vec<Edge>, u64), CertificateError> {
+        let mut edges = Vec::new();
+        let mut zone = 0;
+        for sq in cells_of(cells) {
+            if !self.child_holds(sq)? {
+                return Err(CertificateError::Contradiction);
+            }
+            let (child, symmetry, z) = self.child(Some(sq))?;
+            zone |= 1 << sq | z;
+            edges.push(Edge {
                 sq,
                 child,
                 symmetry,
             });
         }
-        let id = self.add(match pass {
-            Some((reply, pairs)) => Node::AttackerPass {
-                reply,
-                pairs: split(&pairs),
-                moves: children,
-            },
-            None if attacker_node => Node::Attacker(children),
-            None => Node::Defender(children),
-        })?;
-        self.seen.insert(key, (id, sym));
-        Ok(id)
+        Ok((edges, zone))
+    }
+
+    /// The attacker's move in a certificate that it wins: a move that wins at once, or the
+    /// first of a win by fours, or one the table settles; else any that a search settles.
+    fn winning_move(&mut self) -> Result<usize, CertificateError> {
+        if let Some(sq) = self.search.vcf_move()
+            && self.child_holds(sq)?
+        {
+            return Ok(sq);
+        }
+        for sq in cells_of(self.board().empty()) {
+            self.search.board.make(sq);
+            let e = self.search.root_entry();
+            self.search.board.unmake();
+            if e.is_some_and(|e| e.pn == 0) {
+                return Ok(sq);
+            }
+        }
+        for sq in cells_of(self.board().empty()) {
+            if self.child_holds(sq)? {
+                return Ok(sq);
+            }
+        }
+        Err(CertificateError::Contradiction)
+    }
+
+    /// The defender's reply in a certificate that the attacker cannot win: a move that wins
+    /// at once; else of the replies the table settles, or that leave a pairing, the one
+    /// whose zone is the smallest (its node's zone is what leaves the attacker's moves out
+    /// higher up); else the first that a search settles.
+    fn drawing_reply(&mut self) -> Result<usize, CertificateError> {
+        let a = self.search.attacker;
+        let b = self.board();
+        let win = b.threats(1 - a);
+        if win != 0 {
+            return Ok(win.trailing_zeros() as usize);
+        }
+        let threats = b.threats(a);
+        let replies = if threats != 0 { threats } else { b.empty() };
+        let mut best: Option<(u32, usize)> = None;
+        for sq in cells_of(replies) {
+            let (key, sym) = self.board().child_canonical(sq);
+            if let Some(e) = self.search.table.probe(key).filter(|e| e.dn == 0) {
+                let size = 1 + self.board().unmap(e.zone, sym).count_ones();
+                if best.is_none_or(|(s, _)| size < s) {
+                    best = Some((size, sq));
+                }
+            }
+        }
+        if best.is_none() {
+            for sq in cells_of(replies) {
+                let board = &mut self.search.board;
+                board.make(sq);
+                let zone = self.pairer.zone(board, a);
+                board.unmake();
+                if let Some(zone) = zone {
+                    let size = 1 + zone.count_ones();
+                    if best.is_none_or(|(s, _)| size < s) {
+                        best = Some((size, sq));
+                    }
+                }
+            }
+        }
+        if let Some((_, sq)) = best {
+            return Ok(sq);
+        }
+        for sq in cells_of(replies) {
+            if self.child_holds(sq)? {
+                return Ok(sq);
+            }
+        }
+        Err(CertificateError::Contradiction)
+    }
+
+    /// Whether to write the attacker's node with a pass: where the search settled its pass
+    /// (a zone), or where a defender reply to a pass leaves a pairing.
+    fn pass_pays(&mut self) -> bool {
+        if self
+            .search
+            .root_entry()
+            .is_some_and(|e| e.stage == STAGE_ZONE)
+        {
+            return true;
+        }
+        let a = self.search.attacker;
+        let board = &mut self.search.board;
+        board.make_null();
+        let (key, _) = board.canonical();
+        let mut pays = self.search.table.probe(key).is_some_and(|e| e.dn == 0);
+        for sq in cells_of(board.empty()) {
+            if pays {
+                break;
+            }
+            board.make(sq);
+            pays = self.pairer.zone(board, a).is_some();
+            board.unmake();
+        }
+        board.unmake();
+        pays
     }
 }
 
-impl Writer<'_, '_> {
-    /// A defender reply to an attacker pass that leaves a pairing against the attacker, with
-    /// the pairing, the one with the fewest cells.
-    fn pass_pairing(&mut self) -> Option<(Square, Vec<u64>)> {
-        let a = self.search.attacker;
-        let mut pairer = super::pairs::Pairer::new();
-        let mut best: Option<(Square, Vec<u64>)> = None;
-        for b in cells_of(self.board().empty()) {
-            let board = &mut self.search.board;
-            board.make_null();
-            board.make(b);
-            let found = pairer.pairs(board, a);
-            board.unmake();
-            board.unmake();
-            if let Some(pairs) = found
-                && best.as_ref().is_none_or(|(_, p)| pairs.len() < p.len())
-            {
-                best = Some((b, pairs));
+/// Whether a table entry settles its position: `Some(true)` for the attacker's win,
+/// `Some(false)` for its loss of it.
+fn settled(e: Option<super::table::Entry>) -> Option<bool> {
+    e.and_then(|e| match (e.pn, e.dn) {
+        (0, _) => Some(true),
+        (_, 0) => Some(false),
+        _ => None,
+    })
+}
+
+/// One empty cell of each window without a stone of the defender (the attacker being `a`),
+/// the lowest of the first window not yet met: attacker stones added outside it complete
+/// no window. `None` if some such window has no empty cell (the attacker has won).
+fn hitting_set(b: &Board, a: usize) -> Option<u64> {
+    let empty = b.empty();
+    let mut hit = 0u64;
+    for (l, c) in b.counts.iter().enumerate() {
+        if c[1 - a] == 0 {
+            let e = b.lines[l] & empty;
+            if e == 0 {
+                return None;
+            }
+            if e & hit == 0 {
+                hit |= e & e.wrapping_neg();
             }
         }
-        best
     }
+    Some(hit)
 }
 
 /// The board's symmetries as the certificate names them ([`Symmetry`]), by the board's
