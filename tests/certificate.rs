@@ -3,6 +3,28 @@
 //! rules of the claim (every reply of the opponent answered, one move of the claim's owner,
 //! completed windows, pairings) without any of kinrow's code. Corrupted certificates are
 //! refused.
+//!
+//! Zones (version 3). For a claim that the attacker cannot win, the checker works out for
+//! every node a *zone*: a set of empty cells such that the node's strategy still keeps the
+//! attacker from winning (and the attacker has not won already) with attacker stones added
+//! on any empty cells outside it. By the node's kind, each rule sound by itself:
+//!
+//! - `pairing`: its cells (the extra stones leave every pair empty, and the windows open
+//!   for the attacker are the same ones, each still holding a pair);
+//! - `won` (the defender completed a window): the cells it lists, which must be empty and
+//!   meet every window without a defender stone (so extra stones complete none);
+//! - `defender` (one reply b): b and the child's zone (b stays empty, and the child sees
+//!   the same extra stones);
+//! - `attacker-zone P / moves`: the position with the defender to move (the attacker
+//!   passed) is node P; the moves must include every empty cell of P's zone, and the
+//!   attacker's other moves are answered as P says: the position after such a move m with
+//!   extra stones E is P's with the attacker stones E and m, all outside P's zone. Its zone
+//!   is the moves and their children's zones;
+//! - any other node (`attacker`, `pairing-in-time`, ...): every empty cell, so no extra
+//!   stone at all: the node is checked as it stands.
+//!
+//! Each node is checked once, at one position and side to move, and its zone kept; a
+//! link's node's zone is mapped back through the link's symmetry.
 
 use kinrow::rules::{Geometry, Position, Tables};
 use kinrow::search::proof::{Budget, certify};
@@ -24,14 +46,16 @@ struct Cert {
     nodes: Vec<Node>,
 }
 
-/// A node as read: its kind, squares (moves or pairs), links (one per move) and, for
-/// `attacker-pass`, the reply and the pairs' squares.
+/// A node as read: its kind, squares (moves, pairs or a `won` node's zone), links (one per
+/// move), for `attacker-pass` (version 2) the reply and the pairs' squares, and for
+/// `attacker-zone` the link of the pass.
 #[derive(Clone)]
 struct Node {
     kind: String,
     moves: Vec<usize>,
     links: Vec<Link>,
     pass: Vec<usize>,
+    pass_link: Option<Link>,
 }
 
 /// A node a move leads to, and the symmetry (0 to 7) to see the position through.
@@ -55,13 +79,14 @@ fn square(name: &str, columns: usize, rows: usize) -> Result<usize, String> {
 
 fn parse(text: &str) -> Result<Cert, String> {
     let mut lines = text.lines();
-    // Version 2 added the symmetries of links; a version 1 file reads the same.
-    if !matches!(
-        lines.next(),
-        Some("kinrow certificate 1" | "kinrow certificate 2")
-    ) {
-        return Err("not a certificate".into());
-    }
+    // Version 2 added the symmetries of links, version 3 zones (`attacker-zone`, `won`
+    // with cells) and dropped `attacker-pass`; older files read the same.
+    let version = match lines.next() {
+        Some("kinrow certificate 1") => 1,
+        Some("kinrow certificate 2") => 2,
+        Some("kinrow certificate 3") => 3,
+        _ => return Err("not a certificate".into()),
+    };
     let board: Vec<usize> = lines
         .next()
         .and_then(|l| l.strip_prefix("board "))
@@ -72,6 +97,10 @@ fn parse(text: &str) -> Result<Cert, String> {
     let [columns, rows, k] = board[..] else {
         return Err("bad board".into());
     };
+    // Zones are kept as 64-bit sets.
+    if columns * rows > 64 || columns * rows == 0 {
+        return Err("this checker takes boards of 1 to 64 cells".into());
+    }
     let claim = lines
         .next()
         .and_then(|l| l.strip_prefix("claim "))
@@ -97,7 +126,14 @@ fn parse(text: &str) -> Result<Cert, String> {
         let kind = t.next().ok_or("no kind")?.to_string();
         let mut rest: Vec<&str> = t.collect();
         let (mut moves, mut links, mut pass) = (Vec::new(), Vec::new(), Vec::new());
-        if kind == "attacker-pass" {
+        let mut pass_link = None;
+        if kind == "attacker-zone" && version >= 3 {
+            let [link, "/", ..] = rest[..] else {
+                return Err("attacker-zone without its pass and a slash".into());
+            };
+            pass_link = Some(parse_link(link, columns, rows)?);
+            rest.drain(..2);
+        } else if kind == "attacker-pass" && version <= 2 {
             let slash = rest
                 .iter()
                 .position(|&w| w == "/")
@@ -108,22 +144,21 @@ fn parse(text: &str) -> Result<Cert, String> {
             rest.drain(..=slash);
         }
         match kind.as_str() {
-            "attacker" | "defender" | "attacker-pass" => {
+            "attacker" | "defender" | "attacker-pass" | "attacker-zone" => {
                 for pair in rest.chunks(2) {
                     let [sq, id] = pair else {
                         return Err("odd move list".into());
                     };
                     moves.push(square(sq, columns, rows)?);
-                    let (id, sym) = id.split_once(':').unwrap_or((id, "0"));
-                    let id = id.parse().map_err(|_| "bad node id".to_string())?;
-                    let sym: u8 = sym.parse().map_err(|_| "bad symmetry".to_string())?;
-                    if sym > 7 || (sym & 4 != 0 && columns != rows) {
-                        return Err(format!("no symmetry {sym} on this board"));
-                    }
-                    links.push((id, sym));
+                    links.push(parse_link(id, columns, rows)?);
                 }
             }
             "pairing" | "pairing-in-time" => {
+                for sq in rest {
+                    moves.push(square(sq, columns, rows)?);
+                }
+            }
+            "won" if version >= 3 => {
                 for sq in rest {
                     moves.push(square(sq, columns, rows)?);
                 }
@@ -136,6 +171,7 @@ fn parse(text: &str) -> Result<Cert, String> {
             moves,
             links,
             pass,
+            pass_link,
         });
     }
     if nodes.len() != n {
@@ -149,6 +185,17 @@ fn parse(text: &str) -> Result<Cert, String> {
         wins,
         nodes,
     })
+}
+
+/// A link `N` or `N:S`.
+fn parse_link(word: &str, columns: usize, rows: usize) -> Result<Link, String> {
+    let (id, sym) = word.split_once(':').unwrap_or((word, "0"));
+    let id = id.parse().map_err(|_| "bad node id".to_string())?;
+    let sym: u8 = sym.parse().map_err(|_| "bad symmetry".to_string())?;
+    if sym > 7 || (sym & 4 != 0 && columns != rows) {
+        return Err(format!("no symmetry {sym} on this board"));
+    }
+    Ok((id, sym))
 }
 
 /// Every window of k cells in a row.
@@ -182,30 +229,42 @@ fn windows(c: usize, r: usize, k: usize) -> Vec<Vec<usize>> {
 struct Checker {
     cert: Cert,
     windows: Vec<Vec<usize>>,
-    /// The position each node was checked at.
-    checked: HashMap<usize, Vec<u8>>,
+    /// The position and side to move each node was checked at, and its zone there.
+    checked: HashMap<usize, (Vec<u8>, u8, u64)>,
 }
 
 impl Checker {
-    /// The position seen through symmetry `sym`: on 0-based (file, rank), bit 4 swaps file
-    /// and rank first, then bit 1 mirrors the files and bit 2 the ranks.
-    fn image(&self, cells: &[u8], sym: u8) -> Vec<u8> {
+    /// Where symmetry `sym` takes cell `sq`: on 0-based (file, rank), bit 4 swaps file and
+    /// rank first, then bit 1 mirrors the files and bit 2 the ranks.
+    fn cell_image(&self, sq: usize, sym: u8) -> usize {
         let (c, r) = (self.cert.columns, self.cert.rows);
+        let (mut f, mut rk) = (sq % c, sq / c);
+        if sym & 4 != 0 {
+            (f, rk) = (rk, f);
+        }
+        if sym & 1 != 0 {
+            f = c - 1 - f;
+        }
+        if sym & 2 != 0 {
+            rk = r - 1 - rk;
+        }
+        rk * c + f
+    }
+
+    /// The position seen through symmetry `sym`.
+    fn image(&self, cells: &[u8], sym: u8) -> Vec<u8> {
         let mut out = vec![0u8; cells.len()];
         for (sq, &v) in cells.iter().enumerate() {
-            let (mut f, mut rk) = (sq % c, sq / c);
-            if sym & 4 != 0 {
-                (f, rk) = (rk, f);
-            }
-            if sym & 1 != 0 {
-                f = c - 1 - f;
-            }
-            if sym & 2 != 0 {
-                rk = r - 1 - rk;
-            }
-            out[rk * c + f] = v;
+            out[self.cell_image(sq, sym)] = v;
         }
         out
+    }
+
+    /// A zone of the position seen through `sym`, back in the position's own cells.
+    fn zone_back(&self, zone: u64, sym: u8, n: usize) -> u64 {
+        (0..n)
+            .filter(|&c| zone >> self.cell_image(c, sym) & 1 != 0)
+            .fold(0, |z, c| z | 1 << c)
     }
 
     fn won(&self, cells: &[u8], p: u8) -> bool {
@@ -214,11 +273,21 @@ impl Checker {
             .any(|w| w.iter().all(|&c| cells[c] == p))
     }
 
-    /// Checks node `id` at `cells` with `to_move` (1 or 2) to move.
-    fn check(&mut self, id: usize, cells: &mut Vec<u8>, to_move: u8) -> Result<(), String> {
-        if let Some(seen) = self.checked.get(&id) {
-            return if seen == cells {
-                Ok(())
+    /// Checks the node a link leads to, at `cells` (the position before the link's
+    /// symmetry) with `to_move` to move; its zone in `cells`'s own orientation.
+    fn follow(&mut self, link: Link, cells: &[u8], to_move: u8) -> Result<u64, String> {
+        let (child, sym) = link;
+        let mut image = self.image(cells, sym);
+        let zone = self.check(child, &mut image, to_move)?;
+        Ok(self.zone_back(zone, sym, cells.len()))
+    }
+
+    /// Checks node `id` at `cells` with `to_move` (1 or 2) to move; returns its zone (see
+    /// the module's notes; every empty cell where the claim is a win).
+    fn check(&mut self, id: usize, cells: &mut Vec<u8>, to_move: u8) -> Result<u64, String> {
+        if let Some((seen, side, zone)) = self.checked.get(&id) {
+            return if seen == cells && *side == to_move {
+                Ok(*zone)
             } else {
                 Err(format!("node {id} at two positions"))
             };
@@ -228,6 +297,7 @@ impl Checker {
             moves,
             links,
             pass,
+            pass_link,
         } = self
             .cert
             .nodes
@@ -238,7 +308,9 @@ impl Checker {
         let last = 3 - to_move;
         let someone_won = self.won(cells, 1) || self.won(cells, 2);
         let empties: Vec<usize> = (0..cells.len()).filter(|&c| cells[c] == 0).collect();
-        match kind.as_str() {
+        let all_empty = empties.iter().fold(0u64, |z, &c| z | 1 << c);
+        let set = |cells: &[usize]| cells.iter().fold(0u64, |z, &c| z | 1 << c);
+        let zone = match kind.as_str() {
             "won" => {
                 if !self.won(cells, last) {
                     return Err(format!("node {id}: nobody won"));
@@ -246,12 +318,32 @@ impl Checker {
                 if (last == a) != self.cert.wins {
                     return Err(format!("node {id}: the wrong side won"));
                 }
+                if self.cert.wins {
+                    if !moves.is_empty() {
+                        return Err(format!("node {id}: a zone for a win"));
+                    }
+                    all_empty
+                } else {
+                    // The attacker has not won as well, and its stones added off the zone
+                    // complete no window: each window without a defender stone meets it.
+                    if moves.iter().any(|&c| cells[c] != 0) {
+                        return Err(format!("node {id}: the zone's cells are not empty"));
+                    }
+                    for w in &self.windows {
+                        if w.iter().all(|&c| cells[c] != d) && !w.iter().any(|c| moves.contains(c))
+                        {
+                            return Err(format!("node {id}: a window misses the zone"));
+                        }
+                    }
+                    set(&moves)
+                }
             }
             _ if someone_won => return Err(format!("node {id}: the game was over")),
             "full" => {
                 if !empties.is_empty() || self.cert.wins {
                     return Err(format!("node {id}: not a full board, or a win claimed"));
                 }
+                0
             }
             "pairing" | "pairing-in-time" => {
                 if self.cert.wins || moves.len() % 2 == 1 {
@@ -280,8 +372,15 @@ impl Checker {
                         return Err(format!("node {id}: an open window holds no pair"));
                     }
                 }
+                // A pairing holds whatever attacker stones come off its cells; one in time
+                // counts the stones left, so it holds only as it stands.
+                if kind == "pairing" {
+                    set(&moves)
+                } else {
+                    all_empty
+                }
             }
-            "attacker" | "defender" | "attacker-pass" => {
+            "attacker" | "defender" | "attacker-pass" | "attacker-zone" => {
                 let side = if kind == "defender" { d } else { a };
                 if side != to_move {
                     return Err(format!("node {id}: {kind} is not to move"));
@@ -297,8 +396,10 @@ impl Checker {
                 if side == owner && moves.len() != 1 {
                     return Err(format!("node {id}: one move expected"));
                 }
-                // The moves to answer: every empty cell, or for attacker-pass those of the
-                // reply and the pairs, the others being answered by the reply.
+                // The moves to answer: every empty cell; for attacker-pass those of the
+                // reply and the pairs, the others being answered by the reply; for
+                // attacker-zone those of the pass's zone, the others being answered as
+                // after the pass.
                 let mut to_answer = empties.clone();
                 if kind == "attacker-pass" {
                     if self.cert.wins {
@@ -334,20 +435,45 @@ impl Checker {
                     }
                     to_answer.retain(|&c| c == reply || used[c]);
                 }
+                let mut zone = 0u64;
+                if kind == "attacker-zone" {
+                    if self.cert.wins {
+                        return Err(format!("node {id}: a zone for a win"));
+                    }
+                    let link = pass_link.ok_or("no pass")?;
+                    // The position after the pass: the same stones, the defender to move.
+                    let pass_zone = self.follow(link, cells, d)?;
+                    // The moves are the zone: they must hold every cell the pass's strategy
+                    // depends on.
+                    if pass_zone & !set(&moves) != 0 {
+                        return Err(format!(
+                            "node {id}: the zone leaves out a cell the pass's node depends on"
+                        ));
+                    }
+                    zone = set(&moves);
+                    // Only the moves listed need their own nodes.
+                    to_answer.retain(|c| moves.contains(c));
+                }
                 if side != owner && sorted != to_answer {
                     return Err(format!("node {id}: not every reply is answered"));
                 }
-                for (&c, &(child, sym)) in moves.iter().zip(&links) {
+                for (&c, &link) in moves.iter().zip(&links) {
                     cells[c] = to_move;
-                    let mut image = self.image(cells, sym);
+                    let child = self.follow(link, cells, 3 - to_move);
                     cells[c] = 0;
-                    self.check(child, &mut image, 3 - to_move)?;
+                    zone |= 1 << c | child?;
+                }
+                match kind.as_str() {
+                    // One reply: it and its child's zone.
+                    "defender" if !self.cert.wins => zone,
+                    "attacker-zone" => zone,
+                    _ => all_empty,
                 }
             }
             _ => return Err(format!("node {id}: unknown kind")),
-        }
-        self.checked.insert(id, cells.clone());
-        Ok(())
+        };
+        self.checked.insert(id, (cells.clone(), to_move, zone));
+        Ok(zone)
     }
 }
 
@@ -370,10 +496,14 @@ fn check(text: &str) -> Result<(u8, bool), String> {
 }
 
 fn certificate(c: u32, r: u32, k: u32) -> String {
+    certificate_with(c, r, k, 4)
+}
+
+fn certificate_with(c: u32, r: u32, k: u32, hash_mb: usize) -> String {
     let g = Geometry::new(c, r, k).expect("a board");
     let pos = Position::new(Tables::new(g));
     let budget = Budget {
-        hash_mb: 4,
+        hash_mb,
         stop: Arc::new(AtomicBool::new(false)),
         start: Instant::now(),
         deadline: None,
@@ -383,6 +513,15 @@ fn certificate(c: u32, r: u32, k: u32) -> String {
         .expect("a freestyle board")
         .expect("a certificate");
     kinrow::uci::certificate_text(g, &cert)
+}
+
+/// The certificate's lines, to corrupt one of them.
+fn lines_of(text: &str) -> Vec<String> {
+    text.lines().map(str::to_string).collect()
+}
+
+fn joined(lines: &[String]) -> String {
+    lines.join("\n") + "\n"
 }
 
 #[test]
@@ -398,44 +537,86 @@ fn certificates_of_small_games_check() {
         (6, 4, 5, false),
         (5, 3, 4, false),
         (6, 5, 4, true),
+        (6, 6, 5, false),
+        (7, 5, 5, false),
+        (7, 6, 5, false),
     ] {
         let text = certificate(c, r, k);
         assert_eq!(check(&text), Ok((1, wins)), "{c}x{r} k={k}");
     }
 }
 
+/// The certificate of (7,7,5), written with the table `kinrow solve` gives the game (16 MB),
+/// checked. Measured (release, one core of the shared machine): writing, the search
+/// included, 8.7 s, checking about 2 s, for some 94,000 nodes.
+#[test]
+fn the_certificate_of_7_7_5_checks() {
+    let text = certificate_with(7, 7, 5, 16);
+    assert!(text.starts_with("kinrow certificate 3\n"));
+    assert_eq!(check(&text), Ok((1, false)));
+}
+
+/// A version 2 certificate of (4,4,4), as kinrow wrote it before zones (an `attacker-pass`
+/// node): still read and checked.
+const VERSION_2: &str = "kinrow certificate 2
+board 4 4 4
+claim x cannot win
+nodes 7
+0 attacker-pass a1 a2 b2 a3 c3 a4 b4 b1 b3 c1 c4 d2 d3 d1 c2 / a1 5 b1 3 c1 3:1 d1 5:1 a2 3:4 b2 1 c2 1:1 d2 3:6 a3 3:5 b3 1:2 c3 1:3 d3 3:7 a4 5:2 b4 3:2 c4 3:3
+1 defender a1 2
+2 pairing a2 d2 a3 b3 a4 c4 b1 b4 c1 c3 d3 d4 d1 c2
+3 defender a1 4
+4 pairing a2 d2 a3 b3 a4 c4 b2 b4 c1 c3 d3 d4 d1 c2
+5 defender d1 6
+6 pairing c2 d2 b3 d3 a4 b4 a2 a3 b1 b2 c1 c4 c3 d4
+";
+
+#[test]
+fn version_2_certificates_still_check() {
+    assert_eq!(check(VERSION_2), Ok((1, false)));
+    // Its pass's pairing without a pair is refused, as before.
+    let lines = lines_of(VERSION_2);
+    let mut broken = lines.clone();
+    broken[4] = broken[4].replacen(" a2 b2", "", 1);
+    assert!(check(&joined(&broken)).is_err());
+    // Version 3 has no attacker-pass node.
+    let mut v3 = lines;
+    v3[0] = "kinrow certificate 3".into();
+    assert!(check(&joined(&v3)).is_err());
+}
+
 #[test]
 fn corrupted_certificates_are_refused() {
     let good = certificate(3, 3, 3);
     assert!(check(&good).is_ok());
-    let lines: Vec<&str> = good.lines().collect();
+    let lines = lines_of(&good);
     // The claim turned around.
     let flipped = good.replacen("claim x cannot win", "claim x wins", 1);
     assert!(check(&flipped).is_err());
     // An attacker node with one answer left out.
     let i = lines
         .iter()
-        .position(|l| l.contains(" attacker"))
+        .position(|l| l.contains(" attacker "))
         .expect("an attacker node");
-    let mut cut: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+    let mut cut = lines.clone();
     let words: Vec<&str> = lines[i].split(' ').collect();
     cut[i] = words[..words.len() - 2].join(" ");
-    assert!(check(&(cut.join("\n") + "\n")).is_err());
+    assert!(check(&joined(&cut)).is_err());
     // A pairing with a pair taken apart.
     let j = lines
         .iter()
-        .position(|l| l.contains(" pairing "))
+        .position(|l| l.contains(" pairing ") && l.split(' ').count() > 4)
         .expect("a pairing");
-    let mut broken: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+    let mut broken = lines.clone();
     let words: Vec<&str> = lines[j].split(' ').collect();
     broken[j] = words[..words.len() - 2].join(" ");
-    assert!(check(&(broken.join("\n") + "\n")).is_err());
+    assert!(check(&joined(&broken)).is_err());
     // A defender reply moved to another square.
     let d = lines
         .iter()
         .position(|l| l.contains(" defender "))
         .expect("a defender node");
-    let mut moved: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+    let mut moved = lines.clone();
     let mut words: Vec<String> = lines[d].split(' ').map(str::to_string).collect();
     words[2] = if words[2] == "a1" {
         "c3".into()
@@ -443,31 +624,7 @@ fn corrupted_certificates_are_refused() {
         "a1".into()
     };
     moved[d] = words.join(" ");
-    assert!(check(&(moved.join("\n") + "\n")).is_err());
-    // An attacker-pass node whose pairing lost a pair, or whose reply moved.
-    let p = lines
-        .iter()
-        .position(|l| l.contains(" attacker-pass "))
-        .expect("an attacker-pass node");
-    let words: Vec<&str> = lines[p].split(' ').collect();
-    let slash = words.iter().position(|&w| w == "/").expect("a slash");
-    assert!(slash >= 5, "a reply and a pair: {}", lines[p]);
-    let mut unpaired: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-    unpaired[p] = [&words[..slash - 2], &words[slash..]].concat().join(" ");
-    assert!(check(&(unpaired.join("\n") + "\n")).is_err());
-    for other in ["a1", "b2", "c3"] {
-        if words[2] == other {
-            continue;
-        }
-        let mut replied: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-        let mut w: Vec<&str> = words.clone();
-        w[2] = other;
-        replied[p] = w.join(" ");
-        assert!(
-            check(&(replied.join("\n") + "\n")).is_err(),
-            "reply {other}"
-        );
-    }
+    assert!(check(&joined(&moved)).is_err());
     // A link seen through the wrong symmetry: where the position after the move is not
     // itself symmetric, the node is checked at another position, which is refused.
     let mut refused = 0;
@@ -480,15 +637,155 @@ fn corrupted_certificates_are_refused() {
             links += 1;
             let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
             words[w] = id.to_string();
-            let mut wrong: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+            let mut wrong = lines.clone();
             wrong[i] = words.join(" ");
-            if check(&(wrong.join("\n") + "\n")).is_err() {
+            if check(&joined(&wrong)).is_err() {
                 refused += 1;
             }
         }
     }
     assert!(links > 0, "the certificate of 3x3 k=3 shares mirror images");
     assert!(refused > 0, "{refused} of {links} wrong symmetries refused");
+}
+
+/// The `attacker-zone` nodes of a certificate, by line: the words before the slash and
+/// the moves after it, two words each.
+fn zone_nodes(lines: &[String]) -> Vec<(usize, Vec<String>, Vec<[String; 2]>)> {
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let words: Vec<String> = line.split(' ').map(str::to_string).collect();
+        if words.get(1).map(String::as_str) != Some("attacker-zone") {
+            continue;
+        }
+        let slash = words.iter().position(|w| w == "/").expect("a slash");
+        let moves = words[slash + 1..]
+            .chunks(2)
+            .map(|m| [m[0].clone(), m[1].clone()])
+            .collect();
+        out.push((i, words[..=slash].to_vec(), moves));
+    }
+    out
+}
+
+#[test]
+fn zones_that_leave_out_a_cell_are_refused() {
+    // The writer's zones are exactly the cells the pass's strategy depends on: leaving any
+    // move out of one (the attacker's move there then answered as after the pass) is
+    // refused, on every zone node of (3,3,3), (4,4,4) and (5,4,4).
+    for (c, r, k) in [(3, 3, 3), (4, 4, 4), (5, 4, 4)] {
+        let good = certificate(c, r, k);
+        assert!(check(&good).is_ok());
+        let lines = lines_of(&good);
+        let nodes = zone_nodes(&lines);
+        assert!(!nodes.is_empty(), "{c}x{r} k={k} has zone nodes");
+        for (i, head, moves) in &nodes {
+            for left_out in 0..moves.len() {
+                let mut words = head.clone();
+                for (m, mv) in moves.iter().enumerate() {
+                    if m != left_out {
+                        words.extend(mv.iter().cloned());
+                    }
+                }
+                let mut cut = lines.clone();
+                cut[*i] = words.join(" ");
+                assert!(
+                    check(&joined(&cut)).is_err(),
+                    "{c}x{r} k={k}: {} without {}",
+                    lines[*i],
+                    moves[left_out][0]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn wrong_passes_and_won_zones_are_refused() {
+    let good = certificate(3, 3, 3);
+    let lines = lines_of(&good);
+    let nodes = zone_nodes(&lines);
+    // A zone node whose pass leads to another node (of another position, or one whose zone
+    // is not the moves): refused, whichever node it names.
+    let (i, head, moves) = &nodes[0];
+    let mut refused = 0;
+    let mut tried = 0;
+    for other in 1..lines.len() - 4 {
+        let mut words = head.clone();
+        if words[2].split(':').next() == Some(other.to_string().as_str()) {
+            continue;
+        }
+        words[2] = other.to_string();
+        words.extend(moves.iter().flatten().cloned());
+        let mut wrong = lines.clone();
+        wrong[*i] = words.join(" ");
+        tried += 1;
+        if check(&joined(&wrong)).is_err() {
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, tried, "passes to other nodes refused");
+    // A zone on a plain attacker node is no attacker-zone: a zone node whose slash is
+    // taken away is refused.
+    let mut plain = lines.clone();
+    plain[*i] = lines[*i].replacen(" /", "", 1);
+    assert!(check(&joined(&plain)).is_err());
+    // A won node's zone that misses a window the attacker could still fill (its cells
+    // left out one by one: the writer takes one cell per window not yet met, so some cell
+    // is the only one in a window), or names an occupied cell.
+    let mut won_nodes = 0;
+    let mut some_refused = 0;
+    for (w, line) in lines.iter().enumerate() {
+        let words: Vec<&str> = line.split(' ').collect();
+        if words[1] != "won" || words.len() < 3 {
+            continue;
+        }
+        won_nodes += 1;
+        for left_out in 2..words.len() {
+            let mut cut = lines.clone();
+            cut[w] = words
+                .iter()
+                .enumerate()
+                .filter(|&(n, _)| n != left_out)
+                .map(|(_, s)| *s)
+                .collect::<Vec<_>>()
+                .join(" ");
+            if check(&joined(&cut)).is_err() {
+                some_refused += 1;
+                break;
+            }
+        }
+        let mut none = lines.clone();
+        none[w] = words[..2].join(" ");
+        assert!(check(&joined(&none)).is_err(), "{line} with no zone");
+    }
+    assert!(won_nodes > 0 && some_refused == won_nodes);
+}
+
+#[test]
+fn a_zone_written_by_hand_checks_and_one_too_small_is_refused() {
+    // One row of four cells, k = 3: windows a1-c1 and b1-d1. After a pass, o's d1 leaves
+    // a1-c1 alone open, paired by a1 b1: that node's zone is d1, a1 and b1. x's moves there
+    // have nodes of their own; x's c1 is answered as after the pass (o d1, then the pairing,
+    // which c1 does not touch).
+    let good = "kinrow certificate 3
+board 4 1 3
+claim x cannot win
+nodes 9
+0 attacker-zone 1 / a1 3 b1 5 d1 7
+1 defender d1 2
+2 pairing a1 b1
+3 defender b1 4
+4 pairing
+5 defender c1 6
+6 pairing
+7 defender c1 8
+8 pairing
+";
+    assert_eq!(check(good), Ok((1, false)));
+    // Without b1 in the zone, x's b1 would be answered by d1 and a pairing that needs b1
+    // empty: refused.
+    let small = good.replacen(" b1 5 d1", " d1", 1);
+    assert!(check(&small).is_err());
 }
 
 #[test]

@@ -269,12 +269,13 @@ pub fn certificate_text(
     let _ = writeln!(out, "nodes {n}");
     // The writer numbers a node after its children, the file before them: the root first.
     let renumber = |id: usize| n - 1 - id;
-    let link = |out: &mut String, child: usize, symmetry: crate::search::proof::certificate::Symmetry| {
-        let _ = write!(out, " {}", renumber(child));
-        if symmetry.code() != 0 {
-            let _ = write!(out, ":{}", symmetry.code());
-        }
-    };
+    let link =
+        |out: &mut String, child: usize, symmetry: crate::search::proof::certificate::Symmetry| {
+            let _ = write!(out, " {}", renumber(child));
+            if symmetry.code() != 0 {
+                let _ = write!(out, ":{}", symmetry.code());
+            }
+        };
     for (id, node) in cert.nodes.iter().enumerate().rev() {
         let _ = write!(out, "{}", renumber(id));
         type Pairs<'a> = &'a [(usize, usize)];

@@ -150,6 +150,8 @@ struct Writer<'a, 'c> {
     /// under the symmetries, with the symmetry (of the board's) that gave it and the node's
     /// zone in its own orientation.
     seen: HashMap<(u64, u64, usize), Written>,
+    /// The keys of `seen` by node: a node is entered there as soon as it is written.
+    keys: Vec<(u64, u64, usize)>,
     /// The board's symmetries as [`Symmetry`] values, by the board's numbering (those the
     /// certificate cannot name are `None`, and positions are not shared through them).
     named: Vec<Option<Symmetry>>,
@@ -188,6 +190,7 @@ pub fn write(
         wins: attacker_wins,
         nodes: Vec::new(),
         seen: HashMap::new(),
+        keys: Vec::new(),
         named,
         columns,
         max_nodes,
@@ -292,6 +295,7 @@ impl Writer<'_, '_> {
             }
         }
         let (id, zone) = self.new_node()?;
+        self.keys.push(key);
         self.seen.insert(
             key,
             Written {
@@ -385,8 +389,16 @@ impl Writer<'_, '_> {
             let holds = self.holds();
             self.search.board.unmake();
             if holds? {
+                let written = self.nodes.len();
                 let (pass, symmetry, pass_zone) = self.child(None)?;
-                if empty & !pass_zone != 0 {
+                if empty & !pass_zone == 0 {
+                    // No move left out: the pass's nodes go (none is shared yet, since
+                    // they were the last written).
+                    self.nodes.truncate(written);
+                    for key in self.keys.drain(written..) {
+                        self.seen.remove(&key);
+                    }
+                } else {
                     let (moves, zone) = self.every_move(empty & pass_zone)?;
                     let node = Node::AttackerZone {
                         pass,
