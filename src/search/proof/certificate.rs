@@ -460,16 +460,55 @@ impl Writer<'_, '_> {
     /// The defender's reply in a certificate that the attacker cannot win: a move that wins
     /// at once; else of the replies the table settles, or that leave a pairing, the one
     /// whose zone is the smallest (its node's zone is what leaves the attacker's moves out
-    /// higher up); else the first that a search settles.
+    /// higher up); else, after a search of the position itself (which leaves its replies'
+    /// numbers in the table), the same; else the first that a search settles.
     fn drawing_reply(&mut self) -> Result<usize, CertificateError> {
         let a = self.search.attacker;
-        let b = self.board();
-        let win = b.threats(1 - a);
+        let win = self.board().threats(1 - a);
         if win != 0 {
             return Ok(win.trailing_zeros() as usize);
         }
-        let threats = b.threats(a);
-        let replies = if threats != 0 { threats } else { b.empty() };
+        let threats = self.board().threats(a);
+        let replies = if threats != 0 {
+            threats
+        } else {
+            self.board().empty()
+        };
+        if let Some(sq) = self.least_zone_reply(replies) {
+            return Ok(sq);
+        }
+        // Not searched here (the search went another way, or its entries were replaced):
+        // the position is searched, then its replies are looked up again.
+        match self
+            .search
+            .run(&self.stop, self.start, self.deadline, &mut |_| {})
+        {
+            Outcome::Disproven => {}
+            Outcome::Proven(_) => return Err(CertificateError::Contradiction),
+            Outcome::Unknown => return Err(CertificateError::Stopped),
+        }
+        if let Some(sq) = self.least_zone_reply(replies) {
+            return Ok(sq);
+        }
+        // The table settled the position and lost its replies': they are searched in the
+        // search's order, the likeliest first.
+        let b = self.board();
+        let mut ordered: Vec<(u32, usize)> = cells_of(replies)
+            .map(|sq| (b.move_score(sq, b.side, a, super::dfpn::ORDER), sq))
+            .collect();
+        ordered.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        for (_, sq) in ordered {
+            if self.child_holds(sq)? {
+                return Ok(sq);
+            }
+        }
+        Err(CertificateError::Contradiction)
+    }
+
+    /// Of the defender's `replies`, those the table settles as holding, or that leave a
+    /// pairing, the one whose zone (with the reply) has the fewest cells.
+    fn least_zone_reply(&mut self, replies: u64) -> Option<usize> {
+        let a = self.search.attacker;
         let mut best: Option<(u32, usize)> = None;
         for sq in cells_of(replies) {
             let (key, sym) = self.board().child_canonical(sq);
@@ -494,15 +533,7 @@ impl Writer<'_, '_> {
                 }
             }
         }
-        if let Some((_, sq)) = best {
-            return Ok(sq);
-        }
-        for sq in cells_of(replies) {
-            if self.child_holds(sq)? {
-                return Ok(sq);
-            }
-        }
-        Err(CertificateError::Contradiction)
+        best.map(|(_, sq)| sq)
     }
 
     /// Whether to write the attacker's node with a pass: where the search settled its pass

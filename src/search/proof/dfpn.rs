@@ -34,7 +34,7 @@ const EXCESS_WEIGHT: u32 = 32;
 
 /// Move ordering. The defender's blocks count twice: its replies are what a disproof is
 /// made of (measured: a third fewer nodes for (6,6,5)).
-const ORDER: Order = Order { shift: 3, block: 2 };
+pub(crate) const ORDER: Order = Order { shift: 3, block: 2 };
 
 /// The null move among a node's children.
 const NULL: u8 = u8::MAX;
