@@ -788,6 +788,24 @@ nodes 9
     assert!(check(&small).is_err());
 }
 
+/// Checks the certificate file named by `KINROW_CERTIFICATE` (as `kinrow solve C R K
+/// --certificate FILE` wrote it), and prints its claim and the time the check took:
+/// `KINROW_CERTIFICATE=FILE cargo test --release --test certificate -- --ignored --nocapture`.
+#[test]
+#[ignore = "checks the file named by KINROW_CERTIFICATE"]
+fn the_certificate_file_named_checks() {
+    let path = std::env::var("KINROW_CERTIFICATE").expect("KINROW_CERTIFICATE names a file");
+    let text = std::fs::read_to_string(&path).expect("the file is read");
+    let start = Instant::now();
+    let claim = check(&text);
+    eprintln!(
+        "{path}: {claim:?} ({} lines) checked in {:.2} s",
+        text.lines().count(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(claim.is_ok());
+}
+
 #[test]
 fn the_command_line_writes_a_certificate_that_checks() {
     let path = std::env::temp_dir().join(format!("kinrow-cert-{}.txt", std::process::id()));
