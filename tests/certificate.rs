@@ -547,8 +547,8 @@ fn certificates_of_small_games_check() {
 }
 
 /// The certificate of (7,7,5), written with the table `kinrow solve` gives the game (16 MB),
-/// checked. Measured (release, one core of the shared machine): writing, the search
-/// included, 8.7 s, checking about 2 s, for some 94,000 nodes.
+/// checked. Measured (release, at nice 15 on the shared machine): 19,654 nodes, written in
+/// about 1.1 s with its search, checked in 0.08 s.
 #[test]
 fn the_certificate_of_7_7_5_checks() {
     let text = certificate_with(7, 7, 5, 16);
