@@ -1,17 +1,16 @@
 //! Certificates: the proof written out as a strategy, for a checker that trusts none of the
-//! search. For "the attacker cannot win", the defender's strategy: at each attacker node
-//! every empty cell leads on, at each defender node one reply; for "the attacker wins", the
+//! search. For "the attacker cannot win", the defender's strategy: at each attacker node every
+//! empty cell leads on, at each defender node one reply; for "the attacker wins", the
 //! attacker's: one move at its nodes, every cell at the defender's. Leaves are finished games,
-//! full boards and pairings (which the checker verifies as such). The table is not part of
-//! it; zones are, as the writer works them out for what it writes (the rules are those of
-//! the format, see `kinrow::uci::certificate_text`):
-//! where the attacker cannot win even after a pass, an attacker node lists only its moves
-//! on the zone of the pass's node ([`Node::AttackerZone`]), the others being answered as
-//! after the pass; the checker works out the zones itself and checks that claim. A move the
-//! search left to a zone that the writer's zones do not leave out is searched again and
-//! written out. Positions reached twice,
-//! or reached as mirror images of each other, share one node: an edge names the symmetry
-//! that takes the position after its move to its node's.
+//! full boards and pairings (which the checker verifies as such). The table is not part of it;
+//! zones are, as the writer works them out for what it writes (the rules are those of the
+//! format, see `kinrow::uci::certificate_text`): where the attacker cannot win even after a
+//! pass, an attacker node lists only its moves on the zone of the pass's node
+//! ([`Node::AttackerZone`]), the others being answered as after the pass; the checker works out
+//! the zones itself and checks that claim. A move the search left to a zone that the writer's
+//! zones do not leave out is searched again and written out. Positions reached twice, or
+//! reached as mirror images of each other, share one node: an edge names the symmetry that
+//! takes the position after its move to its node's.
 
 use super::board::{Board, cells_of};
 use super::dfpn::{Dfpn, Outcome};
