@@ -1082,6 +1082,37 @@ mod tests {
         })
     }
 
+    /// Under renju a four aimed at a point forbidden to black wins: white's c4 d5 e6 (b3
+    /// black's) made a four by f7 leaves g8 the only block, a double three for black (h8 i8
+    /// on its rank, g9 g10 on its file). Under freestyle black blocks there.
+    #[test]
+    fn renju_a_four_aimed_at_a_forbidden_point_wins() {
+        use crate::rules::Rule;
+        let moves = ["h8", "c4", "i8", "d5", "g9", "e6", "g10", "o15", "b3"];
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        for rule in [Rule::Renju, Rule::Freestyle] {
+            let g = Geometry::new(15, 15, 5)
+                .and_then(|g| g.with_rule(rule))
+                .expect("15x15");
+            let sqs: Vec<Square> = moves
+                .iter()
+                .map(|m| g.square_named(m).expect("a square"))
+                .collect();
+            let mut pos = Position::from_moves(Tables::new(g), &sqs).expect("legal moves");
+            let (r, _) = run(&pos, limits, 1);
+            if rule == Rule::Renju {
+                assert_eq!(r.value, Value::Win(2), "{r:?}");
+                assert_eq!(r.best.map(|b| g.name(b)), Some("f7".into()));
+                assert!(renju_wins_in_two(&mut pos));
+            } else {
+                assert_ne!(r.value, Value::Win(2), "{r:?}");
+            }
+        }
+    }
+
     /// Under renju (black exact five, and no double three, double four or overline) the
     /// search never plays a forbidden move, and the wins in two moves it proves hold by the
     /// rules alone (`renju_wins_in_two`), checked on random positions crowded with black's
