@@ -83,7 +83,8 @@ pub fn generate(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)
     }
 }
 
-/// Our fours, and the cells after which the opponent has no open-four or double-four cell.
+/// Our fours, and the cells after which the opponent has no open-four or double-four cell
+/// (that it may play).
 ///
 /// A stone of ours takes such a cell `f` of the opponent's away only on `f` itself or on a
 /// line along which `f` makes a four, within four steps of `f` (a five through `f` lies
@@ -102,6 +103,24 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
         {
             list.push((0, c));
         }
+    }
+    if board.restricted(them) {
+        // Under renju the opponent is black, and a stone of ours anywhere can lift a ban on
+        // a cell whose three was not real (its four point forbidden), turning one of black's
+        // open-four cells into a double three, or a forbidden one into a real threat: the
+        // reach argument below does not hold, so every empty cell is tried.
+        for &c in &cells {
+            if !board.is_empty(c) || !marks.mark(c) {
+                continue;
+            }
+            board.make(c);
+            let holds = !board.has(them, Threat::Flex4);
+            board.unmake();
+            if holds {
+                list.push((0, c));
+            }
+        }
+        return;
     }
     // Each candidate with the number of the opponent's cells it reaches.
     let mut reach: Vec<(Cell, u32)> = Vec::new();
@@ -232,5 +251,83 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 50, "only {checked} positions with an open three");
+    }
+
+    /// The same under renju, white to move against black's open threes: the list holds every
+    /// move after which black has no open-four cell it may play (or that makes a four), even
+    /// where a far white stone turns black's open-four point into a double three (the
+    /// positions an independent review found missing from the reach-based list).
+    #[test]
+    fn under_renju_white_answers_are_exactly_the_moves_that_hold() {
+        use crate::rules::Rule;
+        let g = Geometry::new(15, 15, 5)
+            .and_then(|g| g.with_rule(Rule::Renju))
+            .expect("15x15 renju");
+        let tables = Tables::new(g);
+        let check = |pos: &Position| -> bool {
+            let mut board = Board::of(pos);
+            let us = board.side();
+            let them = us ^ 1;
+            if us != 1
+                || !board.has(them, Threat::Flex4)
+                || board.count(them, Threat::Five) > 0
+                || board.count(us, Threat::Five) > 0
+            {
+                return false;
+            }
+            let mut list = Vec::new();
+            let mut marks = Marks::new();
+            assert_eq!(generate(&mut board, &mut marks, &mut list), Kind::Complete);
+            let mut got: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
+            got.sort_unstable();
+            let mut want = Vec::new();
+            for c in board.board_cells().to_vec() {
+                if !board.is_empty(c) {
+                    continue;
+                }
+                let four = board.threat(c, us) >= Threat::Block4;
+                board.make(c);
+                let holds = !board.has(them, Threat::Flex4);
+                board.unmake();
+                if four || holds {
+                    want.push(c);
+                }
+            }
+            want.sort_unstable();
+            assert_eq!(got, want, "{}", pos.diagram());
+            true
+        };
+        for moves in [
+            "f8 e8 g10 h7 k11 k6 f5 j7 i6 g7 f9 e6 e10 i8 e11 k8 h8 e7 i11 j11 h10 j5 h5",
+            "j6 h5 i5 g7 f5 e8 f8 j7 h9 g5 h10 g10 g8 e9 j5 e10 i8 f10 i7 g9 h6",
+            "g8 j5 h9 e9 e8 j10 h7 h8 g7 i8 h6 e10 j9 f8 h5 f9 e6 g5 i6",
+        ] {
+            let sqs: Vec<Square> = moves
+                .split(' ')
+                .map(|n| g.square_named(n).expect("a square"))
+                .collect();
+            let pos = Position::from_moves(tables.clone(), &sqs).expect("legal moves");
+            assert!(check(&pos), "{}", pos.diagram());
+        }
+        let mut rng = StdRng::seed_from_u64(99);
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let mut squares: Vec<Square> = (0..g.cells())
+                .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
+                .collect();
+            squares.shuffle(&mut rng);
+            let n = rng.random_range(12..36) | 1;
+            let mut pos = Position::new(tables.clone());
+            for sq in squares {
+                if pos.moves().len() >= n {
+                    break;
+                }
+                if pos.play(sq).is_ok() && pos.outcome().is_some() {
+                    pos.unmake();
+                }
+            }
+            checked += usize::from(check(&pos));
+        }
+        assert!(checked > 30, "only {checked} positions with an open three");
     }
 }

@@ -11,7 +11,7 @@ use super::smp::MAX_THREADS;
 use super::tt::{Bound, Table};
 use super::vct::Refuted;
 use crate::eval::EVAL_LIMIT;
-use crate::rules::{Position, Square};
+use crate::rules::{Position, Rule, Square};
 use crate::search::alphabeta::{from_table, to_table};
 use crate::search::ordering::remember_killer;
 use crate::search::settled;
@@ -115,6 +115,10 @@ pub struct Engine {
     /// Whether the root looks for its own wins by fours and threats before the tree (the
     /// tests turn it off to check the tree's own proofs).
     pub(super) root_threats: bool,
+    /// The rule of the last search: the table's keys do not hold it, so what was learnt
+    /// under one rule is forgotten before a search under another (Gomocup's `INFO rule`
+    /// may change it between games without a new table).
+    rule: Option<Rule>,
 }
 
 /// What a search is asked for, beside its position.
@@ -178,6 +182,7 @@ impl Engine {
             after_null: vec![false; plies],
             evals: vec![None; plies],
             root_threats: true,
+            rule: None,
         }
     }
 
@@ -279,6 +284,11 @@ impl Engine {
             limits.nodes.unwrap_or(u64::MAX),
             limits.hard_time.and_then(|d| start.checked_add(d)),
         );
+        let rule = root.geometry().rule();
+        if self.rule.is_some_and(|r| r != rule) {
+            self.clear();
+        }
+        self.rule = Some(rule);
         self.tt.new_search();
         let mut b = Board::of(root);
         let us = b.side();
@@ -814,7 +824,10 @@ impl Engine {
 
     /// Whether the opponent would win by threats if it were to move. Another stone of ours
     /// never makes a win of the opponent's, so without one no move of ours can lose to
-    /// threats and none needs checking.
+    /// threats and none needs checking. (Under renju that is only nearly so: a black stone
+    /// can make black's own later block forbidden, a white one can lift a ban on a black
+    /// point. The check only decides which root moves are checked, so a miss costs strength,
+    /// never a false proof.)
     fn opponent_threatens(&mut self, b: &mut Board) -> bool {
         b.pass();
         self.vcf_left = DEFENCE_BUDGET;
