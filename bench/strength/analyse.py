@@ -81,21 +81,6 @@ class Analyst(Brain):
         ev = self.evaluate(cols, rows, moves)
         return ev, self.last_move
 
-    def reply(self, deadline):
-        ev = None
-        while True:
-            line = self.line(deadline)
-            m = re.search(r"Eval ([^ |]+)", line)
-            if m:
-                ev = m.group(1)
-            if line.startswith("ERROR"):
-                raise TimeoutError(f"the brain refused the position: {line}")
-            m = re.match(r"^(\d+),(\d+)$", line)
-            if m:
-                self.last_move = chr(97 + int(m.group(1))) + chr(97 + int(m.group(2)))
-                self.settle()
-                return ev
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

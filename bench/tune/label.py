@@ -77,7 +77,8 @@ class Brain:
         return line.decode(errors="replace").strip()
 
     def reply(self, deadline):
-        """Reads to the brain's move; returns the last Eval it printed."""
+        """Reads to the brain's move (kept as `last_move`, SGF letters); returns the last
+        Eval it printed."""
         ev = None
         while True:
             line = self.line(deadline)
@@ -86,7 +87,9 @@ class Brain:
                 ev = m.group(1)
             if line.startswith("ERROR"):
                 raise TimeoutError(f"the brain refused the position: {line}")
-            if re.match(r"^\d+,\d+$", line):
+            m = re.match(r"^(\d+),(\d+)$", line)
+            if m:
+                self.last_move = chr(97 + int(m.group(1))) + chr(97 + int(m.group(2)))
                 self.settle()
                 return ev
 

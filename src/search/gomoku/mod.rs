@@ -33,6 +33,8 @@ pub(super) use search::Engine;
 pub use smp::MAX_THREADS;
 
 use crate::rules::Position;
+#[cfg(test)]
+use rand::Rng;
 
 /// The smallest side on which this search plays: below it the general search proves
 /// results that a search near the stones could not.
@@ -52,4 +54,31 @@ pub(super) fn applies(pos: &Position) -> bool {
 /// pays for them: it takes tens of milliseconds, a large part of a short time limit.
 pub(super) fn warm_up(pos: &Position) {
     drop(board::Board::of(pos));
+}
+
+/// A position of `stones` moves (fewer if the rules refuse some) on the 7x7 square at the
+/// centre of a board of `tables`, where threes and fours are common: random squares played
+/// by the rules (forbidden ones skipped under renju), none that ends the game.
+#[cfg(test)]
+pub(super) fn centre_position(
+    tables: &std::sync::Arc<crate::rules::Tables>,
+    rng: &mut impl Rng,
+    stones: usize,
+) -> Position {
+    use rand::seq::SliceRandom;
+    let g = tables.geometry;
+    let mut squares: Vec<crate::rules::Square> = (0..g.cells())
+        .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
+        .collect();
+    squares.shuffle(rng);
+    let mut pos = Position::new(std::sync::Arc::clone(tables));
+    for sq in squares {
+        if pos.moves().len() >= stones {
+            break;
+        }
+        if pos.play(sq).is_ok() && pos.outcome().is_some() {
+            pos.unmake();
+        }
+    }
+    pos
 }

@@ -191,11 +191,47 @@ pub fn generate_near(board: &Board, list: &mut Vec<(i32, Cell)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Position, Square, Tables};
-    use crate::search::gomoku::pattern::LineRule;
+    use crate::rules::{Geometry, Position, Rule, Square, Tables};
+    use crate::search::gomoku::centre_position;
     use rand::rngs::StdRng;
-    use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
+
+    /// If the side to move of `pos` faces an open four to come (and no five either way),
+    /// checks that the list is exactly the moves it may play that make a four or after
+    /// which the opponent has no open-four cell it may play, against every empty cell; whether
+    /// there was such a list to check.
+    fn answers_are_exact(pos: &Position) -> bool {
+        let mut board = Board::of(pos);
+        let us = board.side();
+        let them = us ^ 1;
+        if !board.has(them, Threat::Flex4)
+            || board.count(them, Threat::Five) > 0
+            || board.count(us, Threat::Five) > 0
+        {
+            return false;
+        }
+        let mut list = Vec::new();
+        let mut marks = Marks::new();
+        assert_eq!(generate(&mut board, &mut marks, &mut list), Kind::Complete);
+        let mut got: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
+        got.sort_unstable();
+        let mut want = Vec::new();
+        for c in board.board_cells().to_vec() {
+            if !board.is_empty(c) || !board.allowed(c, us) {
+                continue;
+            }
+            let four = board.threat(c, us) >= Threat::Block4;
+            board.make(c);
+            let holds = !board.has(them, Threat::Flex4);
+            board.unmake();
+            if four || holds {
+                want.push(c);
+            }
+        }
+        want.sort_unstable();
+        assert_eq!(got, want, "{}", pos.diagram());
+        true
+    }
 
     /// Facing an open three (or a double four to come), the list is exactly our fours and
     /// the moves after which the opponent has no open-four cell: checked against every
@@ -203,100 +239,25 @@ mod tests {
     #[test]
     fn answers_to_an_open_three_are_exactly_the_moves_that_hold() {
         let mut rng = StdRng::seed_from_u64(3);
-        let g = Geometry::new(15, 15, 5).expect("15x15");
-        let tables = Tables::new(g);
+        let tables = Tables::new(Geometry::new(15, 15, 5).expect("15x15"));
         let mut checked = 0;
         for _ in 0..3000 {
-            // Stones near the centre, so that threes are common.
-            let mut squares: Vec<Square> = (0..g.cells())
-                .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
-                .collect();
-            squares.shuffle(&mut rng);
             let n = rng.random_range(6..20);
-            let Ok(pos) = Position::from_moves(tables.clone(), &squares[..n]) else {
-                continue;
-            };
-            if pos.outcome().is_some() {
-                continue;
-            }
-            let mut board = Board::new(&pos, LineRule::Freestyle);
-            let us = board.side();
-            let them = us ^ 1;
-            if board.count(them, Threat::Flex4) == 0
-                || board.count(them, Threat::Five) > 0
-                || board.count(us, Threat::Five) > 0
-            {
-                continue;
-            }
-            let mut list = Vec::new();
-            let mut marks = Marks::new();
-            assert_eq!(generate(&mut board, &mut marks, &mut list), Kind::Complete);
-            let mut got: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
-            got.sort_unstable();
-            let mut want = Vec::new();
-            for c in board.board_cells().to_vec() {
-                if !board.is_empty(c) {
-                    continue;
-                }
-                let four = board.threat(c, us) >= Threat::Block4;
-                board.make(c);
-                let holds = board.count(them, Threat::Flex4) == 0;
-                board.unmake();
-                if four || holds {
-                    want.push(c);
-                }
-            }
-            want.sort_unstable();
-            assert_eq!(got, want, "{}", pos.diagram());
-            checked += 1;
+            checked += usize::from(answers_are_exact(&centre_position(&tables, &mut rng, n)));
         }
         assert!(checked > 50, "only {checked} positions with an open three");
     }
 
-    /// The same under renju, white to move against black's open threes: the list holds every
-    /// move after which black has no open-four cell it may play (or that makes a four), even
+    /// The same under renju, for both sides: black's answers leave out its forbidden points,
+    /// and white's hold every move after which black has no open-four cell it may play, even
     /// where a far white stone turns black's open-four point into a double three (the
     /// positions an independent review found missing from the reach-based list).
     #[test]
-    fn under_renju_white_answers_are_exactly_the_moves_that_hold() {
-        use crate::rules::Rule;
+    fn under_renju_answers_are_exactly_the_moves_that_hold() {
         let g = Geometry::new(15, 15, 5)
             .and_then(|g| g.with_rule(Rule::Renju))
             .expect("15x15 renju");
         let tables = Tables::new(g);
-        let check = |pos: &Position| -> bool {
-            let mut board = Board::of(pos);
-            let us = board.side();
-            let them = us ^ 1;
-            if us != 1
-                || !board.has(them, Threat::Flex4)
-                || board.count(them, Threat::Five) > 0
-                || board.count(us, Threat::Five) > 0
-            {
-                return false;
-            }
-            let mut list = Vec::new();
-            let mut marks = Marks::new();
-            assert_eq!(generate(&mut board, &mut marks, &mut list), Kind::Complete);
-            let mut got: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
-            got.sort_unstable();
-            let mut want = Vec::new();
-            for c in board.board_cells().to_vec() {
-                if !board.is_empty(c) {
-                    continue;
-                }
-                let four = board.threat(c, us) >= Threat::Block4;
-                board.make(c);
-                let holds = !board.has(them, Threat::Flex4);
-                board.unmake();
-                if four || holds {
-                    want.push(c);
-                }
-            }
-            want.sort_unstable();
-            assert_eq!(got, want, "{}", pos.diagram());
-            true
-        };
         for moves in [
             "f8 e8 g10 h7 k11 k6 f5 j7 i6 g7 f9 e6 e10 i8 e11 k8 h8 e7 i11 j11 h10 j5 h5",
             "j6 h5 i5 g7 f5 e8 f8 j7 h9 g5 h10 g10 g8 e9 j5 e10 i8 f10 i7 g9 h6",
@@ -307,27 +268,14 @@ mod tests {
                 .map(|n| g.square_named(n).expect("a square"))
                 .collect();
             let pos = Position::from_moves(tables.clone(), &sqs).expect("legal moves");
-            assert!(check(&pos), "{}", pos.diagram());
+            assert!(answers_are_exact(&pos), "{}", pos.diagram());
         }
         let mut rng = StdRng::seed_from_u64(99);
         let mut checked = 0;
         for _ in 0..3000 {
-            let mut squares: Vec<Square> = (0..g.cells())
-                .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
-                .collect();
-            squares.shuffle(&mut rng);
-            let n = rng.random_range(12..36) | 1;
-            let mut pos = Position::new(tables.clone());
-            for sq in squares {
-                if pos.moves().len() >= n {
-                    break;
-                }
-                if pos.play(sq).is_ok() && pos.outcome().is_some() {
-                    pos.unmake();
-                }
-            }
-            checked += usize::from(check(&pos));
+            let n = rng.random_range(12..36);
+            checked += usize::from(answers_are_exact(&centre_position(&tables, &mut rng, n)));
         }
-        assert!(checked > 30, "only {checked} positions with an open three");
+        assert!(checked > 60, "only {checked} positions with an open three");
     }
 }

@@ -1133,8 +1133,8 @@ mod tests {
     #[test]
     fn renju_moves_are_allowed_and_short_wins_hold() {
         use crate::rules::{Player, Rule};
+        use crate::search::gomoku::centre_position;
         use rand::Rng;
-        use rand::seq::SliceRandom;
         let g = Geometry::new(15, 15, 5)
             .and_then(|g| g.with_rule(Rule::Renju))
             .expect("15x15 renju");
@@ -1142,20 +1142,8 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(17);
         let (mut searched, mut with_forbidden, mut proven) = (0, 0, 0);
         for _ in 0..300 {
-            let mut squares: Vec<Square> = (0..g.cells())
-                .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
-                .collect();
-            squares.shuffle(&mut rng);
             let n = rng.random_range(8..26);
-            let mut pos = Position::new(tables.clone());
-            for sq in squares {
-                if pos.moves().len() >= n {
-                    break;
-                }
-                if pos.play(sq).is_ok() && pos.outcome().is_some() {
-                    pos.unmake();
-                }
-            }
+            let mut pos = centre_position(&tables, &mut rng, n);
             let us = pos.side_to_move();
             // What the dispatcher settles before this search is asked: a five to make, or
             // one to block.
