@@ -104,28 +104,37 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
             list.push((0, c));
         }
     }
-    if board.restricted(them) {
-        // Under renju the opponent is black, and a stone of ours anywhere can lift a ban on
-        // a cell whose three was not real (its four point forbidden), turning one of black's
-        // open-four cells into a double three, or a forbidden one into a real threat: the
-        // reach argument below does not hold, so every empty cell is tried.
-        for &c in &cells {
-            if !board.is_empty(c) || !marks.mark(c) {
-                continue;
-            }
-            board.make(c);
-            let holds = !board.has(them, Threat::Flex4);
-            board.unmake();
-            if holds {
-                list.push((0, c));
-            }
+    // Under renju the opponent is black, and a stone of ours anywhere can lift a ban on a
+    // cell whose three was not real (its four point forbidden), turning one of black's
+    // open-four cells into a double three, or a forbidden one into a real threat: the reach
+    // argument does not hold, so every empty cell is tried.
+    let candidates: Vec<Cell> = if board.restricted(them) {
+        cells.into_iter().filter(|&c| board.is_empty(c)).collect()
+    } else {
+        within_reach(board, &cells)
+    };
+    for c in candidates {
+        if !board.allowed(c, us) || !marks.mark(c) {
+            continue;
         }
-        return;
+        board.make(c);
+        let holds = !board.has(them, Threat::Flex4);
+        board.unmake();
+        if holds {
+            list.push((0, c));
+        }
     }
+}
+
+/// The empty cells within reach of every open-four cell of the opponent's (see
+/// [`defences`]): on such a cell, or on a line along which it makes a four, within four
+/// steps of it.
+fn within_reach(board: &Board, cells: &[Cell]) -> Vec<Cell> {
+    let them = board.side() ^ 1;
     // Each candidate with the number of the opponent's cells it reaches.
     let mut reach: Vec<(Cell, u32)> = Vec::new();
     let mut threats = 0;
-    for &c in &cells {
+    for &c in cells {
         if !board.is_empty(c) || board.threat(c, them) != Threat::Flex4 || !board.allowed(c, them) {
             continue;
         }
@@ -154,17 +163,11 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
             }
         }
     }
-    for (c, k) in reach {
-        if k < threats || !board.allowed(c, us) || !marks.mark(c) {
-            continue;
-        }
-        board.make(c);
-        let holds = !board.has(them, Threat::Flex4);
-        board.unmake();
-        if holds {
-            list.push((0, c));
-        }
-    }
+    reach
+        .into_iter()
+        .filter(|&(_, k)| k >= threats)
+        .map(|(c, _)| c)
+        .collect()
 }
 
 /// Appends every empty cell near a stone (a position lost whatever is played still needs a
