@@ -3,7 +3,7 @@
 //! processes are gone.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,12 +20,38 @@ pub fn fake_engine() -> String {
         .into_owned()
 }
 
-/// A fresh, empty scratch folder for one test.
-pub fn scratch(name: &str) -> PathBuf {
+/// A fresh, empty scratch folder for one test, removed when the test is done with it unless
+/// the test failed (its files are then left for a look).
+pub fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("kinrow-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    Scratch(dir)
+}
+
+/// A test's scratch folder (see [`scratch`]); used as its path.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // Every test run used to leave its folders in the temporary directory for good.
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// What a finished run printed.
