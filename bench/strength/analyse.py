@@ -108,7 +108,7 @@ def main():
                 try:
                     evs.append(brain.evaluate_move(cols, rows, moves[:n]))
                 except TimeoutError:
-                    brain.p.kill()
+                    brain.discard()
                     brain = Analyst(os.path.abspath(a.brain), a.depth or 1000, a.turn)
                     evs.append((None, None))
             evs.append((None, None))

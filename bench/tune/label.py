@@ -18,6 +18,7 @@ import argparse
 import os
 import re
 import select
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -125,6 +126,13 @@ class Brain:
     def close(self):
         self.send("END")
         self.p.wait(timeout=10)
+        shutil.rmtree(self.cwd, ignore_errors=True)
+
+    def discard(self):
+        """Ends a brain that stopped answering, and removes its folder."""
+        self.p.kill()
+        self.p.wait(timeout=10)
+        shutil.rmtree(self.cwd, ignore_errors=True)
 
 
 def main():
@@ -152,7 +160,7 @@ def main():
                 # A brain that stops answering (or refuses) is replaced; the position is
                 # left out.
                 stuck += 1
-                brain.p.kill()
+                brain.discard()
                 brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
                 continue
             if ev is None or "M" in ev:

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""How good kinrow's moves are, judged move by move by a stronger brain (Rapfi).
+
+usage:
+  quality.py collect --brain RAPFI [--depth N] [--player NAME] [--within CP] [--every K]
+                     [--limit N] OUT SGF...
+  quality.py run --kinrow KINROW [--env VAR=VALUE ...] [--movetime MS] --brain RAPFI
+                 [--depth N] [--cache FILE] [--jobs J] [--label NAME] SUITE
+
+A match of 52 games against Rapfi tells 25% from 15% only roughly (its 95% interval is
+about +-10 points): this measures the same thing, move quality, with far less noise, on a
+fixed suite of positions, so that two builds (or two settings) can be compared on the same
+positions, pair by pair.
+
+`collect` takes, from the SGF files, the positions of NAME's games (default "kinrow") where
+NAME was to move, after the opening stones, and keeps those the brain (`INFO max_depth N`,
+default 12) does not call decided: no forced win or loss and an evaluation within +-CP
+(default 400) for the side to move; every K-th such position (default 3, so that one game
+does not give a run of near-identical ones), at most N (default 400). Each line of OUT is
+
+    COLUMNS ROWS EVAL MOVE...
+
+(moves in SGF coordinates, black first), EVAL the brain's value for the side to move.
+
+`run` has kinrow choose a move in every position of SUITE (`newgame`, `position`, `go
+movetime MS`, default 1000, so its deadline is the one it keeps under Gomocup's
+`timeout_turn` of that length), then the brain evaluates the position after that move at
+the same depth. A move's loss is EVAL less the value after it (for the side that moved): a
+forced loss after it counts as a loss of 1000 (and is counted apart), a forced win as a
+gain of the rest up to 1000. Prints the mean loss with its standard error, the moves that
+lost over 300, the forced losses walked into, and the moves that were the brain's own. The
+brain's judgements are kept in the cache file (by position and move) so that two runs which
+play the same move in a position get the same judgement, and a rerun costs only kinrow's
+time. With two runs' outputs (--save), `compare` prints the paired difference:
+
+  quality.py compare A.json B.json
+
+Standard library only.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tune"))
+from label import Brain  # noqa: E402
+from analyse import games, negate, value  # noqa: E402
+
+#: What a forced loss costs, and the most a move can gain.
+MATE_LOSS = 1000
+
+
+def sgf_to_square(m):
+    return f"{m[0]}{ord(m[1]) - 96}"
+
+
+def square_to_sgf(sq):
+    return sq[0] + chr(96 + int(sq[1:]))
+
+
+def collect(a):
+    brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+    seen = set()
+    kept = candidates = 0
+    with open(a.out, "w") as out:
+        for path in a.sgf:
+            for _gn, cols, rows, pb, pw, moves in games(path):
+                colours = [c for c, name in ((0, pb), (1, pw)) if name == a.player]
+                for n in range(a.skip, len(moves) - 1):
+                    if n % 2 not in colours:
+                        continue
+                    key = (cols, rows, frozenset(moves[0:n:2]), frozenset(moves[1:n:2]))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    candidates += 1
+                    if (candidates + a.phase) % a.every:
+                        continue
+                    try:
+                        ev = brain.evaluate(cols, rows, moves[:n])
+                    except TimeoutError:
+                        brain.discard()
+                        brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+                        continue
+                    v = value(ev)
+                    if v is None or "M" in ev or abs(v) > a.within:
+                        continue
+                    out.write(f"{cols} {rows} {v} {' '.join(moves[:n])}\n")
+                    kept += 1
+                    if kept >= a.limit:
+                        brain.close()
+                        print(f"{kept} positions", file=sys.stderr)
+                        return
+    brain.close()
+    print(f"{kept} positions", file=sys.stderr)
+
+
+def choose_brain(a, suite):
+    """A Gomocup brain's own move in each position (at full strength, `--player-turn` ms a
+    move): the yardstick a kinrow run is compared with."""
+    brain = Brain(os.path.abspath(a.player_brain), 1000, a.player_turn)
+    chosen = []
+    for cols, rows, _ev, moves in suite:
+        brain.evaluate(cols, rows, moves)
+        chosen.append(brain.last_move)
+    brain.close()
+    return chosen
+
+
+def choose(kinrow, env, movetime, suite):
+    """kinrow's move (SGF letters) in each position of the suite, one process for all."""
+    p = subprocess.Popen([kinrow], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, bufsize=1,
+                         env=dict(os.environ, **env))
+    chosen = []
+    for cols, rows, _ev, moves in suite:
+        sq = " ".join(sgf_to_square(m) for m in moves)
+        p.stdin.write(f"newgame {cols} {rows} 5\nposition startpos moves {sq}\n"
+                      f"go movetime {movetime}\n")
+        p.stdin.flush()
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                sys.exit(f"{kinrow} quit")
+            if line.startswith("bestmove"):
+                chosen.append(square_to_sgf(line.split()[1]))
+                break
+    p.stdin.write("quit\n")
+    p.stdin.flush()
+    p.wait(timeout=10)
+    return chosen
+
+
+def judge(a, suite, chosen, cache):
+    """The brain's value for the mover after each chosen move (cached), as numbers."""
+    todo = [(i, f"{c} {r} {' '.join(mv)} {m}") for i, ((c, r, _e, mv), m)
+            in enumerate(zip(suite, chosen)) if f"{c} {r} {' '.join(mv)} {m}" not in cache]
+    chunks = [todo[j::a.jobs] for j in range(a.jobs)]
+
+    def work(chunk):
+        brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+        out = {}
+        for i, key in chunk:
+            c, r, _e, mv = suite[i]
+            for attempt in range(2):
+                try:
+                    # The brain's value is for the side to move after the move: negated.
+                    out[key] = negate(brain.evaluate(c, r, mv + [chosen[i]]))
+                    break
+                except TimeoutError:
+                    brain.discard()
+                    brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+        brain.close()
+        return out
+
+    with ThreadPoolExecutor(a.jobs) as pool:
+        for out in pool.map(work, chunks):
+            cache.update(out)
+
+
+def run(a):
+    suite = []
+    for line in open(a.suite):
+        f = line.split()
+        if len(f) >= 4 and not f[0].startswith("#"):
+            suite.append((int(f[0]), int(f[1]), int(f[2]), f[3:]))
+    env = dict(kv.split("=", 1) for kv in a.env)
+    if a.moves:
+        chosen = json.load(open(a.moves))["moves"]
+    elif a.player_brain:
+        chosen = choose_brain(a, suite)
+    else:
+        chosen = choose(os.path.abspath(a.kinrow), env, a.movetime, suite)
+    cache = {}
+    if a.cache and os.path.exists(a.cache):
+        cache = json.load(open(a.cache))
+    for extra in a.merge:
+        for k, v in json.load(open(extra)).items():
+            cache.setdefault(k, v)
+    judge(a, suite, chosen, cache)
+    if a.cache:
+        json.dump(cache, open(a.cache, "w"))
+    losses = []
+    blunders = mated = own = 0
+    for (c, r, ev, mv), m in zip(suite, chosen):
+        after = cache.get(f"{c} {r} {' '.join(mv)} {m}")
+        v = value(after)
+        if v is None:
+            losses.append(None)
+            continue
+        if v <= -90000:
+            loss = ev + MATE_LOSS
+            mated += 1
+        elif v >= 90000:
+            loss = ev - MATE_LOSS
+        else:
+            loss = ev - v
+        losses.append(loss)
+        blunders += loss > 300
+    known = [x for x in losses if x is not None]
+    mean = sum(known) / len(known)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in known) / max(1, len(known) - 1))
+    label = a.label or (os.path.basename(a.kinrow or a.player_brain) + (" " + " ".join(a.env) if a.env else ""))
+    print(f"{label}: {len(known)} positions, mean loss {mean:.1f} +- {sd / math.sqrt(len(known)):.1f}"
+          f" (1 s.e.), over 300: {blunders}, forced losses: {mated}")
+    if a.save:
+        json.dump({"label": label, "losses": losses, "moves": chosen}, open(a.save, "w"))
+
+
+def compare(a):
+    x, y = json.load(open(a.a)), json.load(open(a.b))
+    pairs = [(p, q) for p, q in zip(x["losses"], y["losses"]) if p is not None and q is not None]
+    d = [q - p for p, q in pairs]
+    mean = sum(d) / len(d)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in d) / max(1, len(d) - 1))
+    same = sum(m == n for m, n in zip(x["moves"], y["moves"]))
+    print(f"{y['label']} - {x['label']}: mean loss {mean:+.1f} +- {sd / math.sqrt(len(d)):.1f} "
+          f"(1 s.e., {len(d)} positions, {same} same moves)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--brain", required=True)
+    c.add_argument("--depth", type=int, default=12)
+    c.add_argument("--turn", type=int, default=10000)
+    c.add_argument("--player", default="kinrow")
+    c.add_argument("--within", type=int, default=400)
+    c.add_argument("--every", type=int, default=3)
+    c.add_argument("--phase", type=int, default=0, help="which of each K to take")
+    c.add_argument("--skip", type=int, default=3, help="opening stones")
+    c.add_argument("--limit", type=int, default=400)
+    c.add_argument("out")
+    c.add_argument("sgf", nargs="+")
+    r = sub.add_parser("run")
+    r.add_argument("--kinrow")
+    r.add_argument("--player-brain", help="a Gomocup brain plays instead of kinrow")
+    r.add_argument("--player-turn", type=int, default=1000)
+    r.add_argument("--moves", help="the moves of an earlier run (--save), judged again")
+    r.add_argument("--env", action="append", default=[])
+    r.add_argument("--movetime", type=int, default=1000)
+    r.add_argument("--brain", required=True)
+    r.add_argument("--depth", type=int, default=12)
+    r.add_argument("--turn", type=int, default=10000)
+    r.add_argument("--cache")
+    r.add_argument("--merge", action="append", default=[],
+                   help="another cache file whose judgements are taken where the cache has none")
+    r.add_argument("--jobs", type=int, default=1)
+    r.add_argument("--label")
+    r.add_argument("--save")
+    r.add_argument("suite")
+    p = sub.add_parser("compare")
+    p.add_argument("a")
+    p.add_argument("b")
+    a = ap.parse_args()
+    {"collect": collect, "run": run, "compare": compare}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()
