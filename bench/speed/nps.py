@@ -22,9 +22,11 @@ as a ratio to the first one's, per repetition and over all. Standard library onl
 import argparse
 import os
 import re
-import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kinrow_uci import Kinrow  # noqa: E402
 
 
 def load(path):
@@ -40,35 +42,12 @@ def load(path):
 def run(binary, positions, verbose, threads=None):
     """Searches every position with one process; returns [(nodes, seconds, result)] and the
     process's CPU seconds (which a loaded machine disturbs less than the wall clock)."""
-    p = subprocess.Popen([os.path.abspath(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    if threads is not None:
-        send(f"setoption name Threads value {threads}")
+    kinrow = Kinrow(binary, threads=threads)
     out = []
     for cols, rows, depth, moves in positions:
-        send(f"newgame {cols} {rows} 5")
-        send(f"position startpos moves {' '.join(moves)}")
-        send("isready")
-        while not p.stdout.readline().startswith("readyok"):
-            pass
-        t = time.perf_counter()
-        send(f"go depth {depth}")
-        last = None
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit(f"{binary} quit")
-            if line.startswith("info depth"):
-                last = line
-            if line.startswith("bestmove"):
-                best = line.split()[1]
-                break
-        secs = time.perf_counter() - t
+        kinrow.set_position(cols, rows, moves)
+        kinrow.ready()
+        last, best, secs = kinrow.go(f"depth {depth}")
         m = re.search(r" nodes (\d+)", last or "")
         if not m:
             sys.exit(f"{binary}: no node count in {last!r}")
@@ -79,9 +58,8 @@ def run(binary, positions, verbose, threads=None):
             print(f"  {binary}: {len(moves)} stones depth {depth}: {m.group(1)} nodes "
                   f"{secs * 1000:.0f} ms, depth {result[0]} score {result[1]} best {best}",
                   file=sys.stderr)
-    cpu = cpu_seconds(p.pid)
-    send("quit")
-    p.wait(timeout=10)
+    cpu = cpu_seconds(kinrow.p.pid)
+    kinrow.quit()
     return out, cpu
 
 

@@ -24,12 +24,13 @@ took. Standard library only.
 import argparse
 import os
 import re
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tune"))
 from label import Brain, games  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kinrow_uci import Kinrow  # noqa: E402
 
 
 def square(sgf):
@@ -66,35 +67,16 @@ def collect(a):
 
 
 def run(a):
-    p = subprocess.Popen([os.path.abspath(a.kinrow)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    if a.threads is not None:
-        send(f"setoption name Threads value {a.threads}")
+    kinrow = Kinrow(a.kinrow, threads=a.threads)
     lines = [l.split() for l in open(a.suite) if l.strip() and not l.startswith("#")]
     found = 0
     times = []
     by_plies = {}
     for i, f in enumerate(lines):
         cols, rows, plies, moves = f[0], f[1], int(f[2]), f[3:]
-        send(f"newgame {cols} {rows} 5")
-        send(f"position startpos moves {' '.join(moves)}")
-        t = time.time()
-        send(f"go movetime {a.movetime}")
-        last = None
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit("kinrow quit")
-            if line.startswith("info depth"):
-                last = line
-            if line.startswith("bestmove"):
-                break
-        ms = (time.time() - t) * 1000
+        kinrow.set_position(cols, rows, moves)
+        last, _best, secs = kinrow.go(f"movetime {a.movetime}")
+        ms = secs * 1000
         m = re.search(r"score mate (-?\d+)", last or "")
         ok = bool(m) and int(m.group(1)) > 0
         found += ok
@@ -105,8 +87,7 @@ def run(a):
             times.append(ms)
         if a.verbose:
             print(f"{i + 1:4d} rapfi M{plies:<3d} {'won ' if ok else 'not '} {ms:6.0f} ms  {(last or '').strip()[:90]}")
-    send("quit")
-    p.wait(timeout=10)
+    kinrow.quit()
     avg = sum(times) / len(times) if times else 0
     print(f"{found} of {len(lines)} won positions proven within {a.movetime} ms "
           f"(mean time of those {avg:.0f} ms)")

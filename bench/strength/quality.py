@@ -41,14 +41,15 @@ import argparse
 import json
 import math
 import os
-import re
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tune"))
 from label import Brain  # noqa: E402
 from analyse import games, negate, value  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from kinrow_uci import Kinrow  # noqa: E402
 
 #: What a forced loss costs, and the most a move can gain.
 MATE_LOSS = 1000
@@ -111,27 +112,15 @@ def choose_brain(a, suite):
     return chosen
 
 
-def choose(kinrow, env, movetime, suite):
+def choose(binary, env, movetime, suite):
     """kinrow's move (SGF letters) in each position of the suite, one process for all."""
-    p = subprocess.Popen([kinrow], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1,
-                         env=dict(os.environ, **env))
+    kinrow = Kinrow(binary, env)
     chosen = []
     for cols, rows, _ev, moves in suite:
-        sq = " ".join(sgf_to_square(m) for m in moves)
-        p.stdin.write(f"newgame {cols} {rows} 5\nposition startpos moves {sq}\n"
-                      f"go movetime {movetime}\n")
-        p.stdin.flush()
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit(f"{kinrow} quit")
-            if line.startswith("bestmove"):
-                chosen.append(square_to_sgf(line.split()[1]))
-                break
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    p.wait(timeout=10)
+        kinrow.set_position(cols, rows, [sgf_to_square(m) for m in moves])
+        _info, best, _secs = kinrow.go(f"movetime {movetime}")
+        chosen.append(square_to_sgf(best))
+    kinrow.quit()
     return chosen
 
 
