@@ -23,8 +23,9 @@ does not give a run of near-identical ones), at most N (default 400). Each line 
 (moves in SGF coordinates, black first), EVAL the brain's value for the side to move.
 
 `run` has kinrow choose a move in every position of SUITE (`newgame`, `position`, `go
-movetime MS`, default 1000, so its deadline is the one it keeps under Gomocup's
-`timeout_turn` of that length), then the brain evaluates the position after that move at
+movetime MS`, default 1000, so its hard deadline is the one it keeps under Gomocup's
+`timeout_turn` of that length, though it begins new iterations until that deadline, where
+the Gomocup brain stops beginning them at two thirds of it), then the brain evaluates the position after that move at
 the same depth. A move's loss is EVAL less the value after it (for the side that moved): a
 forced loss after it counts as a loss of 1000 (and is counted apart), a forced win as a
 gain of the rest up to 1000. Prints the mean loss with its standard error, the moves that
