@@ -104,7 +104,7 @@ def collect(a):
 def choose_brain(a, suite):
     """A Gomocup brain's own move in each position (at full strength, `--player-turn` ms a
     move): the yardstick a kinrow run is compared with."""
-    brain = Brain(os.path.abspath(a.player_brain), 1000, a.player_turn)
+    brain = Brain(os.path.abspath(a.player_brain), a.player_depth or 1000, a.player_turn)
     chosen = []
     for cols, rows, _ev, moves in suite:
         brain.evaluate(cols, rows, moves)
@@ -231,6 +231,7 @@ def main():
     r.add_argument("--kinrow")
     r.add_argument("--player-brain", help="a Gomocup brain plays instead of kinrow")
     r.add_argument("--player-turn", type=int, default=1000)
+    r.add_argument("--player-depth", type=int, default=0, help="the brain's max_depth (0: none)")
     r.add_argument("--moves", help="the moves of an earlier run (--save), judged again")
     r.add_argument("--env", action="append", default=[])
     r.add_argument("--movetime", type=int, default=1000)
