@@ -28,13 +28,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tune"))
 from label import Brain, games  # noqa: E402
+from analyse import square  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kinrow_uci import Kinrow  # noqa: E402
-
-
-def square(sgf):
-    return f"{sgf[0]}{ord(sgf[1]) - 96}"
 
 
 def collect(a):

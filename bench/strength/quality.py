@@ -3,20 +3,26 @@
 
 usage:
   quality.py collect --brain RAPFI [--depth N] [--player NAME] [--within CP] [--every K]
-                     [--limit N] OUT SGF...
-  quality.py run --kinrow KINROW [--env VAR=VALUE ...] [--movetime MS] --brain RAPFI
-                 [--depth N] [--cache FILE] [--jobs J] [--label NAME] SUITE
+                     [--phase I] [--skip N] [--limit N] OUT SGF...
+  quality.py run (--kinrow KINROW [--env VAR=VALUE ...] [--movetime MS]
+                  | --player-brain BRAIN [--player-turn MS] [--player-depth N]
+                  | --moves SAVED.json)
+                 --brain RAPFI [--depth N] [--cache FILE] [--merge FILE ...] [--jobs J]
+                 [--label NAME] [--save OUT.json] SUITE
+  quality.py compare A.json B.json
 
 A match of 52 games against Rapfi tells 25% from 15% only roughly (its 95% interval is
-about +-10 points): this measures the same thing, move quality, with far less noise, on a
-fixed suite of positions, so that two builds (or two settings) can be compared on the same
-positions, pair by pair.
+about +-10 points). This measures move quality on a fixed suite of positions instead, so
+that every build (or setting) is judged on the same positions and two can be compared move
+by move; over the 463 positions of quality-suite.txt its error is about that of a 52-game
+match, at half the machine time (README.md, "Move quality").
 
 `collect` takes, from the SGF files, the positions of NAME's games (default "kinrow") where
-NAME was to move, after the opening stones, and keeps those the brain (`INFO max_depth N`,
-default 12) does not call decided: no forced win or loss and an evaluation within +-CP
-(default 400) for the side to move; every K-th such position (default 3, so that one game
-does not give a run of near-identical ones), at most N (default 400). Each line of OUT is
+NAME was to move, after the opening stones (`--skip`, default 3): every K-th distinct one
+(default 3, `--phase` says which of each K, so that one game does not give a run of
+near-identical ones) is given to the brain (`INFO max_depth N`, default 12), and kept if the
+brain does not call it decided: no forced win or loss and an evaluation within +-CP (default
+400) for the side to move; at most N (default 400). Each line of OUT is
 
     COLUMNS ROWS EVAL MOVE...
 
@@ -29,7 +35,7 @@ the Gomocup brain stops beginning them at two thirds of it), then the brain eval
 the same depth. A move's loss is EVAL less the value after it (for the side that moved): a
 forced loss after it counts as a loss of 1000 (and is counted apart), a forced win as a
 gain of the rest up to 1000. Prints the mean loss with its standard error, the moves that
-lost over 300, the forced losses walked into, and the moves that were the brain's own. The
+lost over 300 and the forced losses walked into. The
 brain's judgements are kept in the cache file (by position and move) so that two runs which
 play the same move in a position get the same judgement, and a rerun costs only kinrow's
 time. With two runs' outputs (--save), `compare` prints the paired difference:
@@ -47,7 +53,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tune"))
 from label import Brain  # noqa: E402
-from analyse import games, negate, value  # noqa: E402
+from analyse import games, negate, square, value  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from kinrow_uci import Kinrow  # noqa: E402
@@ -56,16 +62,29 @@ from kinrow_uci import Kinrow  # noqa: E402
 MATE_LOSS = 1000
 
 
-def sgf_to_square(m):
-    return f"{m[0]}{ord(m[1]) - 96}"
-
-
 def square_to_sgf(sq):
     return sq[0] + chr(96 + int(sq[1:]))
 
 
+def judge_brain(a):
+    """The judging brain, at the depth and turn limit of the options."""
+    return Brain(os.path.abspath(a.brain), a.depth, a.turn)
+
+
+def key(cols, rows, moves, move):
+    """The cache's key of a position (SGF moves) and a move played there."""
+    return f"{cols} {rows} {' '.join(moves)} {move}"
+
+
+def mean_se(xs):
+    """The mean of `xs` and its standard error."""
+    mean = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1))
+    return mean, sd / math.sqrt(len(xs))
+
+
 def collect(a):
-    brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+    brain = judge_brain(a)
     seen = set()
     kept = candidates = 0
     with open(a.out, "w") as out:
@@ -86,7 +105,7 @@ def collect(a):
                         ev = brain.evaluate(cols, rows, moves[:n])
                     except TimeoutError:
                         brain.discard()
-                        brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+                        brain = judge_brain(a)
                         continue
                     v = value(ev)
                     if v is None or "M" in ev or abs(v) > a.within:
@@ -118,7 +137,7 @@ def choose(binary, env, movetime, suite):
     kinrow = Kinrow(binary, env)
     chosen = []
     for cols, rows, _ev, moves in suite:
-        kinrow.set_position(cols, rows, [sgf_to_square(m) for m in moves])
+        kinrow.set_position(cols, rows, [square(m) for m in moves])
         _info, best, _secs = kinrow.go(f"movetime {movetime}")
         chosen.append(square_to_sgf(best))
     kinrow.quit()
@@ -127,23 +146,23 @@ def choose(binary, env, movetime, suite):
 
 def judge(a, suite, chosen, cache):
     """The brain's value for the mover after each chosen move (cached), as numbers."""
-    todo = [(i, f"{c} {r} {' '.join(mv)} {m}") for i, ((c, r, _e, mv), m)
-            in enumerate(zip(suite, chosen)) if f"{c} {r} {' '.join(mv)} {m}" not in cache]
+    keys = [key(c, r, mv, m) for (c, r, _e, mv), m in zip(suite, chosen)]
+    todo = [(i, k) for i, k in enumerate(keys) if k not in cache]
     chunks = [todo[j::a.jobs] for j in range(a.jobs)]
 
     def work(chunk):
-        brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+        brain = judge_brain(a)
         out = {}
         for i, key in chunk:
             c, r, _e, mv = suite[i]
-            for attempt in range(2):
+            for _attempt in range(2):
                 try:
                     # The brain's value is for the side to move after the move: negated.
                     out[key] = negate(brain.evaluate(c, r, mv + [chosen[i]]))
                     break
                 except TimeoutError:
                     brain.discard()
-                    brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+                    brain = judge_brain(a)
         brain.close()
         return out
 
@@ -164,7 +183,7 @@ def run(a):
     elif a.player_brain:
         chosen = choose_brain(a, suite)
     else:
-        chosen = choose(os.path.abspath(a.kinrow), env, a.movetime, suite)
+        chosen = choose(a.kinrow, env, a.movetime, suite)
     cache = {}
     if a.cache and os.path.exists(a.cache):
         cache = json.load(open(a.cache))
@@ -175,9 +194,9 @@ def run(a):
     if a.cache:
         json.dump(cache, open(a.cache, "w"))
     losses = []
-    blunders = mated = own = 0
+    blunders = mated = 0
     for (c, r, ev, mv), m in zip(suite, chosen):
-        after = cache.get(f"{c} {r} {' '.join(mv)} {m}")
+        after = cache.get(key(c, r, mv, m))
         v = value(after)
         if v is None:
             losses.append(None)
@@ -192,10 +211,9 @@ def run(a):
         losses.append(loss)
         blunders += loss > 300
     known = [x for x in losses if x is not None]
-    mean = sum(known) / len(known)
-    sd = math.sqrt(sum((x - mean) ** 2 for x in known) / max(1, len(known) - 1))
+    mean, se = mean_se(known)
     label = a.label or (os.path.basename(a.kinrow or a.player_brain) + (" " + " ".join(a.env) if a.env else ""))
-    print(f"{label}: {len(known)} positions, mean loss {mean:.1f} +- {sd / math.sqrt(len(known)):.1f}"
+    print(f"{label}: {len(known)} positions, mean loss {mean:.1f} +- {se:.1f}"
           f" (1 s.e.), over 300: {blunders}, forced losses: {mated}")
     if a.save:
         json.dump({"label": label, "losses": losses, "moves": chosen}, open(a.save, "w"))
@@ -205,10 +223,9 @@ def compare(a):
     x, y = json.load(open(a.a)), json.load(open(a.b))
     pairs = [(p, q) for p, q in zip(x["losses"], y["losses"]) if p is not None and q is not None]
     d = [q - p for p, q in pairs]
-    mean = sum(d) / len(d)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in d) / max(1, len(d) - 1))
+    mean, se = mean_se(d)
     same = sum(m == n for m, n in zip(x["moves"], y["moves"]))
-    print(f"{y['label']} - {x['label']}: mean loss {mean:+.1f} +- {sd / math.sqrt(len(d)):.1f} "
+    print(f"{y['label']} - {x['label']}: mean loss {mean:+.1f} +- {se:.1f} "
           f"(1 s.e., {len(d)} positions, {same} same moves)")
 
 
