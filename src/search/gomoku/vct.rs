@@ -600,6 +600,8 @@ mod tests {
 /// nodes, by Rapfi's plies to the five. Deterministic (nodes, not time), so that changes to
 /// the search can be compared on a busy machine:
 /// `VCT_BUDGET=30000 cargo test --release suite_by_nodes -- --ignored --nocapture`.
+/// `VCT_SUITE=FILE` measures another suite of the same form (a path from the crate's folder),
+/// such as bench/strength/lost-positions.txt (the opponent's wins after kinrow's losing moves).
 #[cfg(test)]
 mod suite {
     use super::*;
@@ -621,11 +623,10 @@ mod suite {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(0);
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/bench/strength/won-positions.txt"
-        );
-        let text = std::fs::read_to_string(path).expect("the suite");
+        let suite = std::env::var("VCT_SUITE")
+            .unwrap_or_else(|_| "bench/strength/won-positions.txt".to_string());
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(suite);
+        let text = std::fs::read_to_string(&path).expect("the suite");
         let g = Geometry::new(15, 15, 5).expect("15x15");
         let tables = Tables::new(g);
         let mut by: std::collections::BTreeMap<u32, (u32, u32, u32)> = Default::default();
