@@ -626,7 +626,9 @@ mod suite {
         let suite = std::env::var("VCT_SUITE")
             .unwrap_or_else(|_| "bench/strength/won-positions.txt".to_string());
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(suite);
-        let text = std::fs::read_to_string(&path).expect("the suite");
+        // A measure run by hand: a suite that cannot be read ends it with the path and why.
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("the suite {}: {e}", path.display()));
         let g = Geometry::new(15, 15, 5).expect("15x15");
         let tables = Tables::new(g);
         let mut by: std::collections::BTreeMap<u32, (u32, u32, u32)> = Default::default();
