@@ -84,10 +84,21 @@ def mean_se(xs):
 
 
 def collect(a):
+    kept = 0
+    with open(a.out, "w") as out:
+        for line in undecided_positions(a):
+            out.write(line)
+            kept += 1
+    print(f"{kept} positions", file=sys.stderr)
+
+
+def undecided_positions(a):
+    """The suite's lines: positions of `a.player`'s games that the judging brain calls
+    undecided, every `a.every`-th new one, at most `a.limit`."""
     brain = judge_brain(a)
     seen = set()
     kept = candidates = 0
-    with open(a.out, "w") as out:
+    try:
         for path in a.sgf:
             for _gn, cols, rows, pb, pw, moves in games(path):
                 colours = [c for c, name in ((0, pb), (1, pw)) if name == a.player]
@@ -110,14 +121,12 @@ def collect(a):
                     v = value(ev)
                     if v is None or "M" in ev or abs(v) > a.within:
                         continue
-                    out.write(f"{cols} {rows} {v} {' '.join(moves[:n])}\n")
+                    yield f"{cols} {rows} {v} {' '.join(moves[:n])}\n"
                     kept += 1
                     if kept >= a.limit:
-                        brain.close()
-                        print(f"{kept} positions", file=sys.stderr)
                         return
-    brain.close()
-    print(f"{kept} positions", file=sys.stderr)
+    finally:
+        brain.close()
 
 
 def choose_brain(a, suite):
