@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Labels gomoku positions with a Gomocup brain's evaluation, for fitting kinrow's weights.
 
-usage: label.py --brain PATH [--depth N] [--turn MS] [--start N] [--limit N] OUT SGF...
+usage: label.py --brain PATH [--depth N] [--turn MS] [--start N] [--limit N]
+                [--variants N --seed S] [--best FILE] OUT SGF...
 
 Every position of every freestyle game (SGF rule 0 or Gomocup's "5 in a row" name) in the
 SGF files, before each move after the third, once per distinct position, is sent to the
@@ -12,10 +13,19 @@ prints them; X is for the side to move). Positions the brain calls a forced win 
     COLUMNS ROWS EVAL MOVE...
 
 with the moves in SGF coordinates (file letter, then rank letter), black first: the side
-to move is black when the number of moves is even. Standard library only.
+to move is black when the number of moves is even.
+
+With `--variants N`, each game position is followed by N positions a few random moves away
+(1 to 4 moves, each on an empty cell within two of a stone, none making five): the search
+evaluates positions off the game's path far more often than on it, after moves no player
+would choose, and the evaluation must know them too. The same `--seed` gives the same
+variants. With `--best FILE`, every position the brain answered (won and lost ones too) is
+also written to FILE with the brain's move in place of the evaluation, for fitting move
+ordering to its choices. Standard library only.
 """
 import argparse
 import os
+import random
 import re
 import select
 import shutil
@@ -48,6 +58,51 @@ def positions(paths):
                     continue
                 seen.add(key)
                 yield cols, rows, moves[:n]
+
+
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+def makes_five(own, cell, cols, rows):
+    """Whether a stone at `cell` (file, rank) gives five or more in a row with `own`."""
+    x, y = cell
+    for dx, dy in DIRECTIONS:
+        run = 1
+        for sign in (1, -1):
+            k = 1
+            while True:
+                p = (x + sign * k * dx, y + sign * k * dy)
+                if not (0 <= p[0] < cols and 0 <= p[1] < rows) or p not in own:
+                    break
+                run += 1
+                k += 1
+        if run >= 5:
+            return True
+    return False
+
+
+def variants(cols, rows, moves, count, rng):
+    """`count` positions 1 to 4 random moves after `moves` (each within two cells of a
+    stone, none making five); fewer where the board leaves no such move."""
+    start = [(ord(m[0]) - 97, ord(m[1]) - 97) for m in moves]
+    for _ in range(count):
+        stones = list(start)
+        sides = (set(stones[0::2]), set(stones[1::2]))
+        for _ in range(rng.randint(1, 4)):
+            taken = sides[0] | sides[1]
+            near = sorted({(x + dx, y + dy) for x, y in taken
+                           for dx in range(-2, 3) for dy in range(-2, 3)
+                           if 0 <= x + dx < cols and 0 <= y + dy < rows} - taken)
+            if not near:
+                break
+            cell = rng.choice(near)
+            own = sides[len(stones) % 2]
+            if makes_five(own, cell, cols, rows):
+                break
+            own.add(cell)
+            stones.append(cell)
+        if len(stones) > len(start):
+            yield [chr(97 + x) + chr(97 + y) for x, y in stones]
 
 
 class Brain:
@@ -142,36 +197,52 @@ def main():
     ap.add_argument("--turn", type=int, default=2000)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--start", type=int, default=0, help="positions to pass over first")
+    ap.add_argument("--variants", type=int, default=0,
+                    help="random positions a few moves away from each game position")
+    ap.add_argument("--seed", type=int, default=1, help="for the variants")
+    ap.add_argument("--best", metavar="FILE",
+                    help="also write every position the brain answered, won ones too, with "
+                         "the brain's move in place of the evaluation: COLUMNS ROWS BEST MOVE...")
     ap.add_argument("out")
     ap.add_argument("sgf", nargs="+")
     a = ap.parse_args()
     brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
     kept = mates = 0
     stuck = 0
+    rng = random.Random(a.seed)
+    best = open(a.best, "w") if a.best else None
     with open(a.out, "w") as out:
-        for i, (cols, rows, moves) in enumerate(positions(a.sgf)):
+        for i, (cols, rows, game_moves) in enumerate(positions(a.sgf)):
             if a.limit and i >= a.limit:
                 break
+            # The variants are drawn for the positions passed over too, so that a run
+            # resumed with --start gives the variants a whole run would.
+            todo = [game_moves] + list(variants(cols, rows, game_moves, a.variants, rng))
             if i < a.start:
                 continue
-            try:
-                ev = brain.evaluate(cols, rows, moves)
-            except TimeoutError:
-                # A brain that stops answering (or refuses) is replaced; the position is
-                # left out.
-                stuck += 1
-                brain.discard()
-                brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
-                continue
-            if ev is None or "M" in ev:
-                mates += 1
-                continue
-            out.write(f"{cols} {rows} {int(ev)} {' '.join(moves)}\n")
-            kept += 1
-            if kept % 1000 == 0:
-                out.flush()
-                print(f"{kept} labelled, {mates} left out", file=sys.stderr)
+            for moves in todo:
+                try:
+                    ev = brain.evaluate(cols, rows, moves)
+                except TimeoutError:
+                    # A brain that stops answering (or refuses) is replaced; the position is
+                    # left out.
+                    stuck += 1
+                    brain.discard()
+                    brain = Brain(os.path.abspath(a.brain), a.depth, a.turn)
+                    continue
+                if best:
+                    best.write(f"{cols} {rows} {brain.last_move} {' '.join(moves)}\n")
+                if ev is None or "M" in ev:
+                    mates += 1
+                    continue
+                out.write(f"{cols} {rows} {int(ev)} {' '.join(moves)}\n")
+                kept += 1
+                if kept % 1000 == 0:
+                    out.flush()
+                    print(f"{kept} labelled, {mates} left out", file=sys.stderr)
     brain.close()
+    if best:
+        best.close()
     print(f"{kept} labelled, {mates} left out, {stuck} unanswered", file=sys.stderr)
 
 
