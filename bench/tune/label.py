@@ -24,6 +24,7 @@ also written to FILE with the brain's move in place of the evaluation, for fitti
 ordering to its choices. Standard library only.
 """
 import argparse
+import contextlib
 import os
 import random
 import re
@@ -210,8 +211,8 @@ def main():
     kept = mates = 0
     stuck = 0
     rng = random.Random(a.seed)
-    best = open(a.best, "w") if a.best else None
-    with open(a.out, "w") as out:
+    best_file = open(a.best, "w") if a.best else contextlib.nullcontext()
+    with open(a.out, "w") as out, best_file as best:
         for i, (cols, rows, game_moves) in enumerate(positions(a.sgf)):
             if a.limit and i >= a.limit:
                 break
@@ -241,8 +242,6 @@ def main():
                     out.flush()
                     print(f"{kept} labelled, {mates} left out", file=sys.stderr)
     brain.close()
-    if best:
-        best.close()
     print(f"{kept} labelled, {mates} left out, {stuck} unanswered", file=sys.stderr)
 
 
