@@ -48,10 +48,10 @@ const AblationSwitches abl = {ablationSwitch("RAPFI_ABL_MC") != 0,
 }  // namespace
 """
 
-# (what the line starts with after its indentation, the condition put in front of it)
+# (what the line starts with after its indentation, what replaces that beginning)
 EDITS = [
-    # Step 7, razoring
-    ("if (!PvNode\n", "if (abl.fut && !PvNode\n"),
+    # Step 7, razoring (its condition's second line)
+    ("&& (alpha < VALUE_MATE_IN_MAX_PLY || !ttHit)", "&& abl.fut && (alpha < VALUE_MATE_IN_MAX_PLY || !ttHit)"),
     # Step 8, futility pruning
     ("if (!PvNode && eval < VALUE_MATE_IN_MAX_PLY", "if (abl.fut && !PvNode && eval < VALUE_MATE_IN_MAX_PLY"),
     # Step 9, null move pruning
@@ -89,21 +89,12 @@ def edit(text):
     text = text.replace(INCLUDE_ANCHOR, INCLUDE_ANCHOR + SWITCHES, 1)
     lines = text.split("\n")
     for old, new in EDITS:
-        multiline = old.endswith("\n")
-        key = old.rstrip("\n")
-        hits = [
-            i
-            for i, line in enumerate(lines)
-            if (line.strip() == key if multiline else line.strip().startswith(key))
-        ]
-        if multiline:
-            # `if (!PvNode` alone on its line: the razoring step, the only such line.
-            hits = [i for i in hits if "razor" in " ".join(lines[i : i + 3])]
+        hits = [i for i, line in enumerate(lines) if line.strip().startswith(old)]
         if len(hits) != 1:
-            die(f"search.cpp: {len(hits)} lines begin with {key!r}, expected 1 (another Rapfi version?)")
+            die(f"search.cpp: {len(hits)} lines begin with {old!r}, expected 1 (another Rapfi version?)")
         i = hits[0]
         indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
-        lines[i] = indent + new.rstrip("\n") + lines[i].strip()[len(key) :]
+        lines[i] = indent + new + lines[i].strip()[len(old) :]
     return "\n".join(lines)
 
 
@@ -149,7 +140,7 @@ def main():
     for name, env in VARIANTS.items():
         w = os.path.join(out, f"rapfi-{name}")
         with open(w, "w") as f:
-            f.write(f'#!/bin/sh\nexec env {env} "{brain}" "$@"\n' if env else f'#!/bin/sh\nexec "{brain}" "$@"\n')
+            f.write(f'#!/bin/sh\nexec env {env} "{brain}" "$@"\n')
         os.chmod(w, os.stat(w).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         print(w)
 
