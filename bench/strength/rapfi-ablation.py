@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Builds Rapfi with switches that turn parts of its search off, to measure what each is worth.
+"""Builds Rapfi with switches that turn parts of its search off, or put kinrow's parts in.
 
 usage:
-  rapfi-ablation.py --rapfi-src DIR --out DIR [--jobs N]
+  rapfi-ablation.py --rapfi-src DIR --out DIR [--kinrow-src DIR] [--kinrow-scale K] [--jobs N]
 
 Copies Rapfi's source (DIR: the repository or its Rapfi/ folder, as for build-tools.sh) to
 OUT/src, edits its alpha-beta search (search/ab/search.cpp) so that environment variables
-can turn its selective parts off, builds OUT/build/pbrain-rapfi (CMake Release,
-NO_COMMAND_MODULES=ON, as build-tools.sh) and writes one wrapper a variant into OUT:
+can turn its selective parts off, and its board and evaluation so that they can put kinrow's
+move ordering and evaluation in place of Rapfi's own (transplants); builds
+OUT/build/pbrain-rapfi (CMake Release, NO_COMMAND_MODULES=ON, as build-tools.sh) and writes
+one wrapper a variant into OUT:
 
   rapfi-full   every switch on: the search unchanged (node for node Rapfi's own)
   rapfi-nomc   no move-count pruning                        (RAPFI_ABL_MC=0)
@@ -16,15 +18,30 @@ NO_COMMAND_MODULES=ON, as build-tools.sh) and writes one wrapper a variant into 
   rapfi-nomclmr  neither move-count pruning nor late-move reductions
   rapfi-bare   none of those, no singular extension, no trivial-move pruning
                (RAPFI_ABL_MC=0 RAPFI_ABL_LMR=0 RAPFI_ABL_FUT=0 RAPFI_ABL_SE=0 RAPFI_ABL_TRIV=0)
+  rapfi-kord   Rapfi's search with kinrow's move ordering          (RAPFI_KINROW_ORDER=1)
+  rapfi-keval  Rapfi's search with kinrow's evaluation             (RAPFI_KINROW_EVAL=1)
+  rapfi-kboth  Rapfi's search with kinrow's ordering and evaluation
 
-Each wrapper is a Gomocup brain for vs-rapfi.sh --rapfi. The edits are anchored on single
-lines of the search's source (tested at Rapfi 3aedf3a); where an anchor is missing or not
-unique the script stops and says which, rather than build something else. Nothing of Rapfi's
+The transplants are kinrow's formulas on Rapfi's patterns (a cell's line patterns and its
+four-line class map onto kinrow's; Rapfi's overline pattern, which matters only under the
+rules that forbid overlines, counts as dead): the ordering score of a cell is kinrow's (its threat class's
+attack bonus and its evaluation term for the side to move, the opponent's defence bonus and
+half its term), divided by 4 to Rapfi's scale, Rapfi's history still added; the evaluation
+is kinrow's (the cells' terms with the weights of the side to move and of the side waiting
+averaged, the tempo, the strongest threat of each side) times 200 / K, K the scale kinrow's
+fit found (README, "Evaluation fitted to Rapfi": 1,410), so that Rapfi's margins keep their
+units, in place of Rapfi's pattern and threat tables. kinrow's weights are read from
+--kinrow-src (default: the repository this script is in).
+
+Each wrapper is a Gomocup brain for vs-rapfi.sh --rapfi. The edits are anchored on lines or
+short pieces of Rapfi's source (tested at Rapfi 3aedf3a); where an anchor is missing or
+found more or fewer times than expected the script stops and says which, rather than build something else. Nothing of Rapfi's
 source is kept in this repository: the script edits a copy of the checkout it is given.
 Standard library only.
 """
 import argparse
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -48,24 +65,165 @@ const AblationSwitches abl = {ablationSwitch("RAPFI_ABL_MC") != 0,
 }  // namespace
 """
 
-# (what the line starts with after its indentation, what replaces that beginning)
-EDITS = [
-    # Step 7, razoring (its condition's second line)
-    ("&& (alpha < VALUE_MATE_IN_MAX_PLY || !ttHit)", "&& abl.fut && (alpha < VALUE_MATE_IN_MAX_PLY || !ttHit)"),
-    # Step 8, futility pruning
-    ("if (!PvNode && eval < VALUE_MATE_IN_MAX_PLY", "if (abl.fut && !PvNode && eval < VALUE_MATE_IN_MAX_PLY"),
-    # Step 9, null move pruning
-    ("if (!PvNode && !oppo4 && !skipMove && eval >= beta", "if (abl.fut && !PvNode && !oppo4 && !skipMove && eval >= beta"),
-    # Step 12, move count pruning
-    ("if (moveCount >= futilityMoveCount(", "if (abl.mc && moveCount >= futilityMoveCount("),
-    # Step 12, trivial moves
-    ("if (trivialMove && depth < TRIVIAL_PRUN_DEPTH)", "if (abl.triv && trivialMove && depth < TRIVIAL_PRUN_DEPTH)"),
-    # Step 13, singular extension (the tt move's small extension then applies instead)
-    ("else if (!RootNode && depth >= SE_DEPTH && move == ttMove", "else if (abl.se && !RootNode && depth >= SE_DEPTH && move == ttMove"),
-    # Step 15, late move reductions
-    ("if (depth >= 2 && moveCount > 1 + RootNode) {", "if (abl.lmr && depth >= 2 && moveCount > 1 + RootNode) {"),
-]
-INCLUDE_ANCHOR = '#include "../movepick.h"\n'
+# The transplant header, game/kinrow_terms.h; {weights} is filled from kinrow's source.
+TERMS = """// kinrow's move ordering and evaluation on Rapfi's patterns (rapfi-ablation.py).
+#pragma once
+#include "../core/types.h"
+#include <algorithm>
+#include <cstdlib>
+
+namespace Kinrow {
+inline bool switchOn(const char *name)
+{
+    const char *v = std::getenv(name);
+    return v && std::atoi(v) != 0;
+}
+inline const bool ORDER = switchOn("RAPFI_KINROW_ORDER");
+inline const bool EVAL  = switchOn("RAPFI_KINROW_EVAL");
+
+/// kinrow's line pattern of a Rapfi line pattern (Dead B1 F1 B2 F2 B3 F3 B4 F4 F5).
+inline int pattern(Pattern p)
+{
+    switch (p) {
+    case B1: return 1;
+    case F1: return 2;
+    case B2: return 3;
+    case F2:
+    case F2A:
+    case F2B: return 4;
+    case B3: return 5;
+    case F3:
+    case F3S: return 6;
+    case B4: return 7;
+    case F4: return 8;
+    case F5: return 9;
+    default: return 0;
+    }
+}
+/// kinrow's threat class of a Rapfi four-line pattern.
+inline int threat(Pattern4 p)
+{
+    switch (p) {
+    case H_FLEX3: return 1;
+    case G_FLEX3_PLUS: return 2;
+    case F_FLEX3_2X: return 3;
+    case E_BLOCK4: return 4;
+    case D_BLOCK4_PLUS: return 5;
+    case C_BLOCK4_FLEX3: return 6;
+    case B_FLEX4: return 7;
+    case A_FIVE: return 8;
+    default: return 0;
+    }
+}
+struct Cells
+{
+    int pattern[10];
+    int threat[9];
+    int crossing;
+};
+{weights}
+/// kinrow's evaluation term of a cell with these line patterns (kinrow's) and threat class.
+inline int term(const Cells &w, const int pats[4], int t)
+{
+    int s = w.threat[t], flex = 0;
+    for (int d = 0; d < 4; d++) {
+        s += w.pattern[pats[d]];
+        flex += pats[d] >= 4 && pats[d] <= 6;
+    }
+    return s + (flex >= 2 ? w.crossing : 0);
+}
+}  // namespace Kinrow
+"""
+
+ORDER_BLOCK = """
+        if (Kinrow::ORDER) {
+            int pb[4], pw[4];
+            for (int d = 0; d < 4; d++) {
+                pb[d] = Kinrow::pattern(pattern2x[d].patBlack);
+                pw[d] = Kinrow::pattern(pattern2x[d].patWhite);
+            }
+            int tb = Kinrow::threat(pattern4[BLACK]), tw = Kinrow::threat(pattern4[WHITE]);
+            int eb = Kinrow::term(Kinrow::TO_MOVE, pb, tb), ew = Kinrow::term(Kinrow::TO_MOVE, pw, tw);
+            int sb = Kinrow::ATTACK[tb] + eb + Kinrow::DEFENCE[tw] + ew / 2;
+            int sw = Kinrow::ATTACK[tw] + ew + Kinrow::DEFENCE[tb] + eb / 2;
+            score[BLACK] = (Score)std::clamp(sb / 4, -30000, 30000);
+            score[WHITE] = (Score)std::clamp(sw / 4, -30000, 30000);
+        }"""
+
+VALUE_HELPER = """namespace {
+/// A cell's part of the evaluation, black's view: Rapfi's, or with RAPFI_KINROW_EVAL twice
+/// kinrow's term (the weights of the side to move and of the side waiting, added).
+template <Rule R>
+Value cellValueBlack(const Cell &c, PatternCode pcodeBlack, PatternCode pcodeWhite)
+{
+    if (!Kinrow::EVAL)
+        return Config::getValueBlack(R, pcodeBlack, pcodeWhite);
+    int t[2] = {Kinrow::threat((Pattern4)Config::getP4Score(R, BLACK, pcodeBlack)),
+                Kinrow::threat((Pattern4)Config::getP4Score(R, WHITE, pcodeWhite))};
+    int v    = 0;
+    for (int side = 0; side < 2; side++) {
+        int pats[4];
+        for (int d = 0; d < 4; d++)
+            pats[d] = Kinrow::pattern(side == 0 ? c.pattern2x[d].patBlack : c.pattern2x[d].patWhite);
+        int both = Kinrow::term(Kinrow::TO_MOVE, pats, t[side]) + Kinrow::term(Kinrow::WAITING, pats, t[side]);
+        v += side == 0 ? both : -both;
+    }
+    return (Value)v;
+}
+}  // namespace
+
+"""
+
+EVAL_BLOCK = """    if (Kinrow::EVAL) {
+        auto strongest = [&](Color c) {
+            for (int p = A_FIVE; p >= H_FLEX3; p--)
+                if (st0.p4Count[c][p])
+                    return Kinrow::threat((Pattern4)p);
+            return 0;
+        };
+        int v = evaluateBasic(st0, self) / 2 + Kinrow::TEMPO + Kinrow::MOVER[strongest(self)]
+                - Kinrow::WAITER[strongest(~self)];
+        return std::clamp((Value)(int)(v * Kinrow::SCALE), VALUE_EVAL_MIN, VALUE_EVAL_MAX);
+    }
+"""
+
+# Edits by file: (kind, anchor, text). "start": the unique line beginning (after its indent)
+# with the anchor has that beginning replaced by text; "after" / "before": text goes after /
+# before that line; "replace": the anchor, a piece of text found exactly `count` times, is
+# replaced by text.
+EDITS = {
+    "search/ab/search.cpp": [
+        ("after", '#include "../movepick.h"', SWITCHES),
+        # Step 7, razoring (its condition's second line)
+        ("start", "&& (alpha < VALUE_MATE_IN_MAX_PLY || !ttHit)", "&& abl.fut && (alpha < VALUE_MATE_IN_MAX_PLY || !ttHit)"),
+        # Step 8, futility pruning
+        ("start", "if (!PvNode && eval < VALUE_MATE_IN_MAX_PLY", "if (abl.fut && !PvNode && eval < VALUE_MATE_IN_MAX_PLY"),
+        # Step 9, null move pruning
+        ("start", "if (!PvNode && !oppo4 && !skipMove && eval >= beta", "if (abl.fut && !PvNode && !oppo4 && !skipMove && eval >= beta"),
+        # Step 12, move count pruning
+        ("start", "if (moveCount >= futilityMoveCount(", "if (abl.mc && moveCount >= futilityMoveCount("),
+        # Step 12, trivial moves
+        ("start", "if (trivialMove && depth < TRIVIAL_PRUN_DEPTH)", "if (abl.triv && trivialMove && depth < TRIVIAL_PRUN_DEPTH)"),
+        # Step 13, singular extension (the tt move's small extension then applies instead)
+        ("start", "else if (!RootNode && depth >= SE_DEPTH && move == ttMove", "else if (abl.se && !RootNode && depth >= SE_DEPTH && move == ttMove"),
+        # Step 15, late move reductions
+        ("start", "if (depth >= 2 && moveCount > 1 + RootNode) {", "if (abl.lmr && depth >= 2 && moveCount > 1 + RootNode) {"),
+    ],
+    # the move ordering score of a cell, kept up to date with its patterns
+    "game/board.h": [
+        ("after", '#include "pattern.h"', '#include "kinrow_terms.h"'),
+        ("after", "score[WHITE]               = p4ScoreWhite.scoreSelf() + p4ScoreBlack.scoreOppo();", ORDER_BLOCK),
+    ],
+    # a cell's part of the evaluation, where the board sets it up and where a move updates it
+    "game/board.cpp": [
+        ("replace", "Config::getValueBlack(R, pcode[BLACK], pcode[WHITE])", "cellValueBlack<R>(c, pcode[BLACK], pcode[WHITE])", 2),
+        ("replace", "template <Rule R>\nvoid Board::newGame()", VALUE_HELPER + "template <Rule R>\nvoid Board::newGame()", 1),
+    ],
+    "eval/eval.cpp": [
+        ("after", '#include "eval.h"', '#include "../game/kinrow_terms.h"'),
+        ("before", "Value basicEval  = (evaluateBasic(st0, self) + evaluateBasic(st1, self)) / 2;", EVAL_BLOCK),
+    ],
+}
 
 VARIANTS = {
     "full": "",
@@ -74,6 +232,9 @@ VARIANTS = {
     "nofut": "RAPFI_ABL_FUT=0",
     "nomclmr": "RAPFI_ABL_MC=0 RAPFI_ABL_LMR=0",
     "bare": "RAPFI_ABL_MC=0 RAPFI_ABL_LMR=0 RAPFI_ABL_FUT=0 RAPFI_ABL_SE=0 RAPFI_ABL_TRIV=0",
+    "kord": "RAPFI_KINROW_ORDER=1",
+    "keval": "RAPFI_KINROW_EVAL=1",
+    "kboth": "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1",
 }
 
 
@@ -82,26 +243,76 @@ def die(msg):
     sys.exit(1)
 
 
-def edit(text):
-    """The search's source with the switches in, or a reason why not."""
-    if text.count(INCLUDE_ANCHOR) != 1:
-        die(f"search.cpp: the line {INCLUDE_ANCHOR.strip()!r} is not there exactly once (another Rapfi version?)")
-    text = text.replace(INCLUDE_ANCHOR, INCLUDE_ANCHOR + SWITCHES, 1)
-    lines = text.split("\n")
-    for old, new in EDITS:
-        hits = [i for i, line in enumerate(lines) if line.strip().startswith(old)]
+def edit(name, text, edits):
+    """The file's source with the edits made, or a reason why not."""
+    for kind, anchor, new, *count in edits:
+        if kind == "replace":
+            if text.count(anchor) != count[0]:
+                die(f"{name}: {text.count(anchor)} times {anchor!r}, expected {count[0]} (another Rapfi version?)")
+            text = text.replace(anchor, new)
+            continue
+        lines = text.split("\n")
+        hits = [i for i, line in enumerate(lines) if line.strip().startswith(anchor)]
         if len(hits) != 1:
-            die(f"search.cpp: {len(hits)} lines begin with {old!r}, expected 1 (another Rapfi version?)")
+            die(f"{name}: {len(hits)} lines begin with {anchor!r}, expected 1 (another Rapfi version?)")
         i = hits[0]
-        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
-        lines[i] = indent + new + lines[i].strip()[len(old) :]
-    return "\n".join(lines)
+        if kind == "start":
+            indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+            lines[i] = indent + new + lines[i].strip()[len(anchor) :]
+        elif kind == "after":
+            lines.insert(i + 1, new)
+        else:
+            lines.insert(i, new)
+        text = "\n".join(lines)
+    return text
+
+
+def kinrow_weights(kinrow_src, scale):
+    """The C++ constants of kinrow's weights, read from its source."""
+    def read(rel):
+        try:
+            with open(os.path.join(kinrow_src, rel)) as f:
+                return f.read()
+        except OSError as e:
+            die(f"--kinrow-src: cannot read {rel}: {e}")
+
+    def find(pattern, text, what):
+        m = re.search(pattern, text, re.S)
+        if not m:
+            die(f"--kinrow-src: {what} not found (kinrow's source changed?)")
+        return m
+
+    def ints(text):
+        return ", ".join(str(int(x)) for x in text.split(",") if x.strip())
+
+    evalrs = read("src/search/gomoku/eval.rs")
+    searchrs = read("src/search/gomoku/search.rs")
+    w = find(r"pub const WEIGHTS: Weights = Weights \{(.*?)\n\};", evalrs, "WEIGHTS in eval.rs").group(1)
+    out = []
+    for side, cxx in (("to_move", "TO_MOVE"), ("waiting", "WAITING")):
+        m = find(side + r": Cells \{\s*pattern: \[([^\]]*)\],\s*threat: \[([^\]]*)\],\s*crossing: (-?\d+)", w, f"{side} in WEIGHTS")
+        out.append(f"constexpr Cells {cxx} {{{{{ints(m.group(1))}}}, {{{ints(m.group(2))}}}, {int(m.group(3))}}};")
+    for name in ("mover", "waiter"):
+        values = ints(find(name + r": \[([^\]]*)\]", w, name).group(1))
+        out.append(f"constexpr int {name.upper()}[9] = {{{values}}};")
+    tempo = int(find(r"tempo: (-?\d+)", w, "tempo").group(1))
+    out.append(f"constexpr int TEMPO = {tempo};")
+    for name in ("ATTACK", "DEFENCE"):
+        m = find(r"const " + name + r": \[i32; Threat::COUNT\] = \[([^\]]*)\];", searchrs, f"{name} in search.rs")
+        out.append(f"constexpr int {name}[9] = {{{ints(m.group(1))}}};")
+    out.append(f"/// kinrow's evaluation units to Rapfi's: Rapfi's win rate is sigmoid(eval / 200), kinrow's sigmoid(eval / {scale:g}).")
+    out.append(f"constexpr double SCALE = 200.0 / {scale!r};")
+    return "\n".join(out)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rapfi-src", required=True, help="Rapfi's source: the repository or its Rapfi/ folder")
     ap.add_argument("--out", required=True, help="folder for the edited copy, the build and the wrappers")
+    ap.add_argument("--kinrow-src", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."),
+                    help="kinrow's source, for its weights (default: this repository)")
+    ap.add_argument("--kinrow-scale", type=float, default=1410.0,
+                    help="the scale of kinrow's evaluation fit: sigmoid(eval / K) (default 1410)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     a = ap.parse_args()
 
@@ -118,11 +329,17 @@ def main():
     os.makedirs(out, exist_ok=True)
     shutil.copytree(src, copy, ignore=shutil.ignore_patterns("build", ".git"))
 
-    path = os.path.join(copy, "search", "ab", "search.cpp")
-    with open(path) as f:
-        text = f.read()
-    with open(path, "w") as f:
-        f.write(edit(text))
+    for rel, edits in EDITS.items():
+        path = os.path.join(copy, rel)
+        try:
+            with open(path) as f:
+                text = f.read()
+        except OSError as e:
+            die(f"{rel}: {e}")
+        with open(path, "w") as f:
+            f.write(edit(rel, text, edits))
+    with open(os.path.join(copy, "game", "kinrow_terms.h"), "w") as f:
+        f.write(TERMS.replace("{weights}", kinrow_weights(os.path.abspath(a.kinrow_src), a.kinrow_scale)))
 
     log = os.path.join(out, "build.log")
     with open(log, "w") as lf:
