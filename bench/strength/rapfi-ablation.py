@@ -21,6 +21,11 @@ one wrapper a variant into OUT:
   rapfi-kord   Rapfi's search with kinrow's move ordering          (RAPFI_KINROW_ORDER=1)
   rapfi-keval  Rapfi's search with kinrow's evaluation             (RAPFI_KINROW_EVAL=1)
   rapfi-kboth  Rapfi's search with kinrow's ordering and evaluation
+  rapfi-kboth-lean  the same without the singular extension (RAPFI_ABL_SE=0), the reduction
+               of a PV node whose table move is from an earlier iteration (RAPFI_ABL_PVR=0),
+               the history's changes to reductions (RAPFI_ABL_STAT=0), the extension of a
+               reduced move's re-search (RAPFI_ABL_LMRX=0) and reductions at the root
+               (RAPFI_ABL_ROOTLMR=0)
 
 The transplants are kinrow's formulas on Rapfi's patterns (a cell's line patterns and its
 four-line class map onto kinrow's; Rapfi's overline pattern, which matters only under the
@@ -51,7 +56,7 @@ SWITCHES = """
 #include <cstdlib>
 namespace {
 /// Ablation switches (rapfi-ablation.py): each on unless its variable is set to 0.
-struct AblationSwitches { bool mc, lmr, fut, se, triv; };
+struct AblationSwitches { bool mc, lmr, fut, se, triv, pvr, stat, lmrx, rootlmr; };
 int ablationSwitch(const char *name)
 {
     const char *v = std::getenv(name);
@@ -61,7 +66,11 @@ const AblationSwitches abl = {ablationSwitch("RAPFI_ABL_MC") != 0,
                               ablationSwitch("RAPFI_ABL_LMR") != 0,
                               ablationSwitch("RAPFI_ABL_FUT") != 0,
                               ablationSwitch("RAPFI_ABL_SE") != 0,
-                              ablationSwitch("RAPFI_ABL_TRIV") != 0};
+                              ablationSwitch("RAPFI_ABL_TRIV") != 0,
+                              ablationSwitch("RAPFI_ABL_PVR") != 0,
+                              ablationSwitch("RAPFI_ABL_STAT") != 0,
+                              ablationSwitch("RAPFI_ABL_LMRX") != 0,
+                              ablationSwitch("RAPFI_ABL_ROOTLMR") != 0};
 }  // namespace
 """
 
@@ -206,8 +215,15 @@ EDITS = {
         ("start", "if (trivialMove && depth < TRIVIAL_PRUN_DEPTH)", "if (abl.triv && trivialMove && depth < TRIVIAL_PRUN_DEPTH)"),
         # Step 13, singular extension (the tt move's small extension then applies instead)
         ("start", "else if (!RootNode && depth >= SE_DEPTH && move == ttMove", "else if (abl.se && !RootNode && depth >= SE_DEPTH && move == ttMove"),
-        # Step 15, late move reductions
-        ("start", "if (depth >= 2 && moveCount > 1 + RootNode) {", "if (abl.lmr && depth >= 2 && moveCount > 1 + RootNode) {"),
+        # Step 10, the reduction of a PV node whose table move was found iterations ago
+        ("start", "if (PvNode && depth > 1 && ttMove)", "if (abl.pvr && PvNode && depth > 1 && ttMove)"),
+        # Step 15, late move reductions (and, apart, at the root)
+        ("start", "if (depth >= 2 && moveCount > 1 + RootNode) {",
+         "if (abl.lmr && (abl.rootlmr || !RootNode) && depth >= 2 && moveCount > 1 + RootNode) {"),
+        # Step 15, reductions changed by the move's history
+        ("start", "r -= extensionFromStatScore(", "if (abl.stat) r -= extensionFromStatScore("),
+        # Step 15, the extension of a reduced move's re-search
+        ("start", "Depth ext = lmrExtension<Rule>(", "Depth ext = !abl.lmrx ? 0.0f : lmrExtension<Rule>("),
     ],
     # the move ordering score of a cell, kept up to date with its patterns
     "game/board.h": [
@@ -235,6 +251,8 @@ VARIANTS = {
     "kord": "RAPFI_KINROW_ORDER=1",
     "keval": "RAPFI_KINROW_EVAL=1",
     "kboth": "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1",
+    "kboth-lean": "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1 "
+    "RAPFI_ABL_SE=0 RAPFI_ABL_PVR=0 RAPFI_ABL_STAT=0 RAPFI_ABL_LMRX=0 RAPFI_ABL_ROOTLMR=0",
 }
 
 
