@@ -18,6 +18,8 @@ one wrapper a variant into OUT:
   rapfi-nomclmr  neither move-count pruning nor late-move reductions
   rapfi-bare   none of those, no singular extension, no trivial-move pruning
                (RAPFI_ABL_MC=0 RAPFI_ABL_LMR=0 RAPFI_ABL_FUT=0 RAPFI_ABL_SE=0 RAPFI_ABL_TRIV=0)
+  rapfi-novcfq the static evaluation at the horizon in place of the fours search
+               (RAPFI_ABL_VCFQ=0; razoring still ends in the fours search)
   rapfi-kord   Rapfi's search with kinrow's move ordering          (RAPFI_KINROW_ORDER=1)
   rapfi-keval  Rapfi's search with kinrow's evaluation             (RAPFI_KINROW_EVAL=1)
   rapfi-kboth  Rapfi's search with kinrow's ordering and evaluation
@@ -56,7 +58,7 @@ SWITCHES = """
 #include <cstdlib>
 namespace {
 /// Ablation switches (rapfi-ablation.py): each on unless its variable is set to 0.
-struct AblationSwitches { bool mc, lmr, fut, se, triv, pvr, stat, lmrx, rootlmr; };
+struct AblationSwitches { bool mc, lmr, fut, se, triv, pvr, stat, lmrx, rootlmr, vcfq; };
 int ablationSwitch(const char *name)
 {
     const char *v = std::getenv(name);
@@ -70,7 +72,8 @@ const AblationSwitches abl = {ablationSwitch("RAPFI_ABL_MC") != 0,
                               ablationSwitch("RAPFI_ABL_PVR") != 0,
                               ablationSwitch("RAPFI_ABL_STAT") != 0,
                               ablationSwitch("RAPFI_ABL_LMRX") != 0,
-                              ablationSwitch("RAPFI_ABL_ROOTLMR") != 0};
+                              ablationSwitch("RAPFI_ABL_ROOTLMR") != 0,
+                              ablationSwitch("RAPFI_ABL_VCFQ") != 0};
 }  // namespace
 """
 
@@ -203,6 +206,10 @@ EVAL_BLOCK = """    if (Kinrow::EVAL) {
 EDITS = {
     "search/ab/search.cpp": [
         ("after", '#include "../movepick.h"', SWITCHES),
+        # the horizon: the fours search, or (off) the static evaluation unless a five must be blocked
+        ("after", "if (depth <= 0.0f) {", "        if (!abl.vcfq && !oppo5) return Evaluation::evaluate<Rule>(board, alpha, beta);"),
+        ("start", "return vcfsearch<Rule, NT>(board, ss, alpha, beta);",
+         "return !abl.vcfq ? Evaluation::evaluate<Rule>(board, alpha, beta) : vcfsearch<Rule, NT>(board, ss, alpha, beta);"),
         # Step 7, razoring (its condition's second line)
         ("start", "&& (alpha < VALUE_MATE_IN_MAX_PLY || !ttHit)", "&& abl.fut && (alpha < VALUE_MATE_IN_MAX_PLY || !ttHit)"),
         # Step 8, futility pruning
@@ -248,6 +255,7 @@ VARIANTS = {
     "nofut": "RAPFI_ABL_FUT=0",
     "nomclmr": "RAPFI_ABL_MC=0 RAPFI_ABL_LMR=0",
     "bare": "RAPFI_ABL_MC=0 RAPFI_ABL_LMR=0 RAPFI_ABL_FUT=0 RAPFI_ABL_SE=0 RAPFI_ABL_TRIV=0",
+    "novcfq": "RAPFI_ABL_VCFQ=0",
     "kord": "RAPFI_KINROW_ORDER=1",
     "keval": "RAPFI_KINROW_EVAL=1",
     "kboth": "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1",
