@@ -31,19 +31,20 @@ one wrapper a variant into OUT:
 
 The transplants are kinrow's formulas on Rapfi's patterns (a cell's line patterns and its
 four-line class map onto kinrow's; Rapfi's overline pattern, which matters only under the
-rules that forbid overlines, counts as dead): the ordering score of a cell is kinrow's (its threat class's
-attack bonus and its evaluation term for the side to move, the opponent's defence bonus and
-half its term), divided by 4 to Rapfi's scale, Rapfi's history still added; the evaluation
-is kinrow's (the cells' terms with the weights of the side to move and of the side waiting
-averaged, the tempo, the strongest threat of each side) times 200 / K, K the scale kinrow's
-fit found (README, "Evaluation fitted to Rapfi": 1,410), so that Rapfi's margins keep their
-units, in place of Rapfi's pattern and threat tables. kinrow's weights are read from
+rules that forbid overlines, counts as dead): the ordering score of a cell is kinrow's (its
+threat class's attack bonus and its evaluation term for the side to move, the opponent's
+defence bonus and half its term), divided by 4 to Rapfi's scale, Rapfi's history still
+added; the evaluation is kinrow's (the cells' terms with the weights of the side to move and
+of the side waiting averaged, the tempo, the strongest threat of each side) times 200 / K,
+K the scale kinrow's fit found (README, "Evaluation fitted to Rapfi": 1,410), so that
+Rapfi's margins keep their units, in place of Rapfi's pattern and threat tables. kinrow's weights are read from
 --kinrow-src (default: the repository this script is in).
 
 Each wrapper is a Gomocup brain for vs-rapfi.sh --rapfi. The edits are anchored on lines or
 short pieces of Rapfi's source (tested at Rapfi 3aedf3a); where an anchor is missing or
-found more or fewer times than expected the script stops and says which, rather than build something else. Nothing of Rapfi's
-source is kept in this repository: the script edits a copy of the checkout it is given.
+found more or fewer times than expected the script stops and says which, rather than build
+something else. Nothing of Rapfi's source is kept in this repository: the script edits a
+copy of the checkout it is given.
 Standard library only.
 """
 import argparse
@@ -216,14 +217,14 @@ EDITS = {
         ("start", "if (!PvNode && eval < VALUE_MATE_IN_MAX_PLY", "if (abl.fut && !PvNode && eval < VALUE_MATE_IN_MAX_PLY"),
         # Step 9, null move pruning
         ("start", "if (!PvNode && !oppo4 && !skipMove && eval >= beta", "if (abl.fut && !PvNode && !oppo4 && !skipMove && eval >= beta"),
+        # Step 10, the reduction of a PV node whose table move was found iterations ago
+        ("start", "if (PvNode && depth > 1 && ttMove)", "if (abl.pvr && PvNode && depth > 1 && ttMove)"),
         # Step 12, move count pruning
         ("start", "if (moveCount >= futilityMoveCount(", "if (abl.mc && moveCount >= futilityMoveCount("),
         # Step 12, trivial moves
         ("start", "if (trivialMove && depth < TRIVIAL_PRUN_DEPTH)", "if (abl.triv && trivialMove && depth < TRIVIAL_PRUN_DEPTH)"),
         # Step 13, singular extension (the tt move's small extension then applies instead)
         ("start", "else if (!RootNode && depth >= SE_DEPTH && move == ttMove", "else if (abl.se && !RootNode && depth >= SE_DEPTH && move == ttMove"),
-        # Step 10, the reduction of a PV node whose table move was found iterations ago
-        ("start", "if (PvNode && depth > 1 && ttMove)", "if (abl.pvr && PvNode && depth > 1 && ttMove)"),
         # Step 15, late move reductions (and, apart, at the root)
         ("start", "if (depth >= 2 && moveCount > 1 + RootNode) {",
          "if (abl.lmr && (abl.rootlmr || !RootNode) && depth >= 2 && moveCount > 1 + RootNode) {"),
