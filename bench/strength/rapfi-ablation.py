@@ -20,6 +20,8 @@ one wrapper a variant into OUT:
                (RAPFI_ABL_MC=0 RAPFI_ABL_LMR=0 RAPFI_ABL_FUT=0 RAPFI_ABL_SE=0 RAPFI_ABL_TRIV=0)
   rapfi-novcfq the static evaluation at the horizon in place of the fours search
                (RAPFI_ABL_VCFQ=0; razoring still ends in the fours search)
+  rapfi-nob4f3 facing a cell where the opponent makes a four and an open three at once, every
+               candidate move in place of the answers to it and our own fours (RAPFI_ABL_B4F3=0)
   rapfi-kord   Rapfi's search with kinrow's move ordering          (RAPFI_KINROW_ORDER=1)
   rapfi-keval  Rapfi's search with kinrow's evaluation             (RAPFI_KINROW_EVAL=1)
   rapfi-kboth  Rapfi's search with kinrow's ordering and evaluation
@@ -28,6 +30,9 @@ one wrapper a variant into OUT:
                the history's changes to reductions (RAPFI_ABL_STAT=0), the extension of a
                reduced move's re-search (RAPFI_ABL_LMRX=0) and reductions at the root
                (RAPFI_ABL_ROOTLMR=0)
+  rapfi-kboth-lean-sq2  the same with kinrow's candidate area, the cells within two steps of
+               a stone (RAPFI_ABL_SQUARE2=1; Rapfi's own reaches three steps, and four along
+               the lines)
 
 The transplants are kinrow's formulas on Rapfi's patterns (a cell's line patterns and its
 four-line class map onto kinrow's; Rapfi's overline pattern, which matters only under the
@@ -75,6 +80,16 @@ const AblationSwitches abl = {ablationSwitch("RAPFI_ABL_MC") != 0,
                               ablationSwitch("RAPFI_ABL_LMRX") != 0,
                               ablationSwitch("RAPFI_ABL_ROOTLMR") != 0,
                               ablationSwitch("RAPFI_ABL_VCFQ") != 0};
+}  // namespace
+"""
+
+MOVEPICK_SWITCH = """#include <cstdlib>
+namespace {
+/// Ablation switch (rapfi-ablation.py): on unless RAPFI_ABL_B4F3 is 0.
+const bool ablB4F3 = [] {
+    const char *v = std::getenv("RAPFI_ABL_B4F3");
+    return !v || std::atoi(v) != 0;
+}();
 }  // namespace
 """
 
@@ -233,6 +248,18 @@ EDITS = {
         # Step 15, the extension of a reduced move's re-search
         ("start", "Depth ext = lmrExtension<Rule>(", "Depth ext = !abl.lmrx ? 0.0f : lmrExtension<Rule>("),
     ],
+    # the move lists: facing a four-three cell of the opponent's, its answers and our fours
+    # (root and main search)
+    "search/movepick.cpp": [
+        ("after", '#include <algorithm>', MOVEPICK_SWITCH),
+        ("replace", "else if (board.p4Count(oppo, C_BLOCK4_FLEX3)", "else if (ablB4F3 && board.p4Count(oppo, C_BLOCK4_FLEX3)", 2),
+    ],
+    # the candidate area of a new board (Rapfi's built-in configuration keeps the default)
+    "config.cpp": [
+        ("after", '#include "config.h"', "#include <cstdlib>"),
+        ("start", "CandidateRange DefaultCandidateRange = CandidateRange::SQUARE3_LINE4;",
+         "CandidateRange DefaultCandidateRange = std::getenv(\"RAPFI_ABL_SQUARE2\") && std::atoi(std::getenv(\"RAPFI_ABL_SQUARE2\")) ? CandidateRange::SQUARE2 : CandidateRange::SQUARE3_LINE4;"),
+    ],
     # the move ordering score of a cell, kept up to date with its patterns
     "game/board.h": [
         ("after", '#include "pattern.h"', '#include "kinrow_terms.h"'),
@@ -257,11 +284,14 @@ VARIANTS = {
     "nomclmr": "RAPFI_ABL_MC=0 RAPFI_ABL_LMR=0",
     "bare": "RAPFI_ABL_MC=0 RAPFI_ABL_LMR=0 RAPFI_ABL_FUT=0 RAPFI_ABL_SE=0 RAPFI_ABL_TRIV=0",
     "novcfq": "RAPFI_ABL_VCFQ=0",
+    "nob4f3": "RAPFI_ABL_B4F3=0",
     "kord": "RAPFI_KINROW_ORDER=1",
     "keval": "RAPFI_KINROW_EVAL=1",
     "kboth": "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1",
     "kboth-lean": "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1 "
     "RAPFI_ABL_SE=0 RAPFI_ABL_PVR=0 RAPFI_ABL_STAT=0 RAPFI_ABL_LMRX=0 RAPFI_ABL_ROOTLMR=0",
+    "kboth-lean-sq2": "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1 "
+    "RAPFI_ABL_SE=0 RAPFI_ABL_PVR=0 RAPFI_ABL_STAT=0 RAPFI_ABL_LMRX=0 RAPFI_ABL_ROOTLMR=0 RAPFI_ABL_SQUARE2=1",
 }
 
 
