@@ -61,35 +61,43 @@ import subprocess
 import sys
 
 SWITCHES = """
-#include <cstdlib>
+#include "../../game/ablation.h"
 namespace {
 /// Ablation switches (rapfi-ablation.py): each on unless its variable is set to 0.
 struct AblationSwitches { bool mc, lmr, fut, se, triv, pvr, stat, lmrx, rootlmr, vcfq; };
-int ablationSwitch(const char *name)
-{
-    const char *v = std::getenv(name);
-    return v ? std::atoi(v) : 1;
-}
-const AblationSwitches abl = {ablationSwitch("RAPFI_ABL_MC") != 0,
-                              ablationSwitch("RAPFI_ABL_LMR") != 0,
-                              ablationSwitch("RAPFI_ABL_FUT") != 0,
-                              ablationSwitch("RAPFI_ABL_SE") != 0,
-                              ablationSwitch("RAPFI_ABL_TRIV") != 0,
-                              ablationSwitch("RAPFI_ABL_PVR") != 0,
-                              ablationSwitch("RAPFI_ABL_STAT") != 0,
-                              ablationSwitch("RAPFI_ABL_LMRX") != 0,
-                              ablationSwitch("RAPFI_ABL_ROOTLMR") != 0,
-                              ablationSwitch("RAPFI_ABL_VCFQ") != 0};
+const AblationSwitches abl = {Ablation::on("RAPFI_ABL_MC", true),
+                              Ablation::on("RAPFI_ABL_LMR", true),
+                              Ablation::on("RAPFI_ABL_FUT", true),
+                              Ablation::on("RAPFI_ABL_SE", true),
+                              Ablation::on("RAPFI_ABL_TRIV", true),
+                              Ablation::on("RAPFI_ABL_PVR", true),
+                              Ablation::on("RAPFI_ABL_STAT", true),
+                              Ablation::on("RAPFI_ABL_LMRX", true),
+                              Ablation::on("RAPFI_ABL_ROOTLMR", true),
+                              Ablation::on("RAPFI_ABL_VCFQ", true)};
 }  // namespace
 """
 
-MOVEPICK_SWITCH = """#include <cstdlib>
+# The header every edited file reads its switches with, game/ablation.h.
+ABLATION_H = """// The switches of rapfi-ablation.py, read from the environment.
+#pragma once
+#include <cstdlib>
+
+namespace Ablation {
+/// Whether the switch `name` is on: a number other than 0 in its variable, or `byDefault`
+/// where the variable is not set.
+inline bool on(const char *name, bool byDefault)
+{
+    const char *v = std::getenv(name);
+    return v ? std::atoi(v) != 0 : byDefault;
+}
+}  // namespace Ablation
+"""
+
+MOVEPICK_SWITCH = """#include "../game/ablation.h"
 namespace {
 /// Ablation switch (rapfi-ablation.py): on unless RAPFI_ABL_B4F3 is 0.
-const bool ablB4F3 = [] {
-    const char *v = std::getenv("RAPFI_ABL_B4F3");
-    return !v || std::atoi(v) != 0;
-}();
+const bool ablB4F3 = Ablation::on("RAPFI_ABL_B4F3", true);
 }  // namespace
 """
 
@@ -97,17 +105,12 @@ const bool ablB4F3 = [] {
 TERMS = """// kinrow's move ordering and evaluation on Rapfi's patterns (rapfi-ablation.py).
 #pragma once
 #include "../core/types.h"
+#include "ablation.h"
 #include <algorithm>
-#include <cstdlib>
 
 namespace Kinrow {
-inline bool switchOn(const char *name)
-{
-    const char *v = std::getenv(name);
-    return v && std::atoi(v) != 0;
-}
-inline const bool ORDER = switchOn("RAPFI_KINROW_ORDER");
-inline const bool EVAL  = switchOn("RAPFI_KINROW_EVAL");
+inline const bool ORDER = Ablation::on("RAPFI_KINROW_ORDER", false);
+inline const bool EVAL  = Ablation::on("RAPFI_KINROW_EVAL", false);
 
 /// kinrow's line pattern of a Rapfi line pattern (Dead B1 F1 B2 F2 B3 F3 B4 F4 F5).
 inline int pattern(Pattern p)
@@ -256,9 +259,9 @@ EDITS = {
     ],
     # the candidate area of a new board (Rapfi's built-in configuration keeps the default)
     "config.cpp": [
-        ("after", '#include "config.h"', "#include <cstdlib>"),
+        ("after", '#include "config.h"', '#include "game/ablation.h"'),
         ("start", "CandidateRange DefaultCandidateRange = CandidateRange::SQUARE3_LINE4;",
-         "CandidateRange DefaultCandidateRange = std::getenv(\"RAPFI_ABL_SQUARE2\") && std::atoi(std::getenv(\"RAPFI_ABL_SQUARE2\")) ? CandidateRange::SQUARE2 : CandidateRange::SQUARE3_LINE4;"),
+         "CandidateRange DefaultCandidateRange = Ablation::on(\"RAPFI_ABL_SQUARE2\", false) ? CandidateRange::SQUARE2 : CandidateRange::SQUARE3_LINE4;"),
     ],
     # the move ordering score of a cell, kept up to date with its patterns
     "game/board.h": [
@@ -395,6 +398,8 @@ def main():
             die(f"{rel}: {e}")
         with open(path, "w") as f:
             f.write(edit(rel, text, edits))
+    with open(os.path.join(copy, "game", "ablation.h"), "w") as f:
+        f.write(ABLATION_H)
     with open(os.path.join(copy, "game", "kinrow_terms.h"), "w") as f:
         f.write(TERMS.replace("{weights}", kinrow_weights(os.path.abspath(a.kinrow_src), a.kinrow_scale)))
 
