@@ -279,6 +279,10 @@ EDITS = {
     ],
 }
 
+# kinrow's ordering and evaluation in Rapfi's search, and that without the five parts.
+KBOTH = "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1"
+KBOTH_LEAN = KBOTH + " RAPFI_ABL_SE=0 RAPFI_ABL_PVR=0 RAPFI_ABL_STAT=0 RAPFI_ABL_LMRX=0 RAPFI_ABL_ROOTLMR=0"
+
 VARIANTS = {
     "full": "",
     "nomc": "RAPFI_ABL_MC=0",
@@ -290,11 +294,9 @@ VARIANTS = {
     "nob4f3": "RAPFI_ABL_B4F3=0",
     "kord": "RAPFI_KINROW_ORDER=1",
     "keval": "RAPFI_KINROW_EVAL=1",
-    "kboth": "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1",
-    "kboth-lean": "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1 "
-    "RAPFI_ABL_SE=0 RAPFI_ABL_PVR=0 RAPFI_ABL_STAT=0 RAPFI_ABL_LMRX=0 RAPFI_ABL_ROOTLMR=0",
-    "kboth-lean-sq2": "RAPFI_KINROW_ORDER=1 RAPFI_KINROW_EVAL=1 "
-    "RAPFI_ABL_SE=0 RAPFI_ABL_PVR=0 RAPFI_ABL_STAT=0 RAPFI_ABL_LMRX=0 RAPFI_ABL_ROOTLMR=0 RAPFI_ABL_SQUARE2=1",
+    "kboth": KBOTH,
+    "kboth-lean": KBOTH_LEAN,
+    "kboth-lean-sq2": KBOTH_LEAN + " RAPFI_ABL_SQUARE2=1",
 }
 
 
