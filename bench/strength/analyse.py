@@ -7,7 +7,10 @@ usage: analyse.py --brain RAPFI [--turn MS] [--depth N] [--player NAME] [--colou
 For each 15x15 (or any size) freestyle game in the SGF files where NAME (the PB/PW name,
 default "kinrow") played the given colour (default: both), the brain (Rapfi prints
 "Eval X" in its MESSAGE lines, X for the side to move) evaluates every position from the
-fourth stone on, and its own move there. Each of NAME's moves gets a line:
+fourth stone on, and its own move there. Where the side to move must block a four, the
+block is played and the position after it evaluated (Brain.evaluate_forced): Rapfi answers
+a position with one legal move after a few iterations, so its value there is shallow, and a
+four that begins a won sequence of fours would read as a win let go. Each of NAME's moves gets a line:
 
     game ply move  before -> after  brain's move
 
@@ -29,7 +32,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tune"))
-from label import Brain  # noqa: E402
+from label import Brain, negate  # noqa: E402
 
 
 def games(path):
@@ -67,18 +70,10 @@ def value(ev):
         return None
 
 
-def negate(ev):
-    if ev is None:
-        return None
-    if ev.startswith("-"):
-        return ev[1:]
-    return "-" + ev.lstrip("+")
-
-
 class Analyst(Brain):
     def evaluate_move(self, cols, rows, moves):
         """The brain's evaluation of the position for the side to move, and its move."""
-        ev = self.evaluate(cols, rows, moves)
+        ev = self.evaluate_forced(cols, rows, moves)
         return ev, self.last_move
 
 

@@ -32,7 +32,8 @@ brain does not call it decided: no forced win or loss and an evaluation within +
 movetime MS`, default 1000, so its hard deadline is the one it keeps under Gomocup's
 `timeout_turn` of that length, though it begins new iterations until that deadline, where
 the Gomocup brain stops beginning them at two thirds of it), then the brain evaluates the position after that move at
-the same depth. A move's loss is EVAL less the value after it (for the side that moved): a
+the same depth (past forced blocks: after a four the block is played and the position
+after it judged, as Rapfi's own value with one legal move is shallow). A move's loss is EVAL less the value after it (for the side that moved): a
 forced loss after it counts as a loss of 1000 (and is counted apart), a forced win as a
 gain of the rest up to 1000. Prints the mean loss with its standard error, the moves that
 lost over 300 and the forced losses walked into. The
@@ -72,8 +73,9 @@ def judge_brain(a):
 
 
 def key(cols, rows, moves, move):
-    """The cache's key of a position (SGF moves) and a move played there."""
-    return f"{cols} {rows} {' '.join(moves)} {move}"
+    """The cache's key of a position (SGF moves) and a move played there. "forced:" marks
+    judgements made past forced blocks: a cache of the earlier, shallow ones is not used."""
+    return f"forced: {cols} {rows} {' '.join(moves)} {move}"
 
 
 def mean_se(xs):
@@ -167,7 +169,7 @@ def judge(a, suite, chosen, cache):
             for _attempt in range(2):
                 try:
                     # The brain's value is for the side to move after the move: negated.
-                    out[key] = negate(brain.evaluate(c, r, mv + [chosen[i]]))
+                    out[key] = negate(brain.evaluate_forced(c, r, mv + [chosen[i]]))
                     break
                 except TimeoutError:
                     brain.discard()

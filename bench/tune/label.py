@@ -106,6 +106,16 @@ def variants(cols, rows, moves, count, rng):
             yield [chr(97 + x) + chr(97 + y) for x, y in stones]
 
 
+def negate(ev):
+    """An "Eval" of the brain's for the other side ("M5" and "-M5" are forced wins and
+    losses)."""
+    if ev is None:
+        return None
+    if ev.startswith("-"):
+        return ev[1:]
+    return "-" + ev.lstrip("+")
+
+
 class Brain:
     def __init__(self, path, depth, turn):
         self.cwd = tempfile.mkdtemp(prefix="label-")
@@ -178,6 +188,37 @@ class Brain:
             self.send(f"{ord(m[0]) - 97},{ord(m[1]) - 97},{own}")
         self.send("DONE")
         return self.reply(max(5.0, 3 * self.turn / 1000))
+
+    def evaluate_forced(self, cols, rows, moves, limit=60):
+        """`evaluate`, looked at past forced blocks: while the side to move has no five of
+        its own and exactly one cell to stop the opponent's, that block is played and the
+        position after it evaluated (the value negated back for each block). Rapfi answers
+        a position with one legal move after a few iterations (its "singular root"), so
+        its value after a four is shallow: a four that begins a won sequence of fours
+        would read as no win at all. `last_move` is the first block where there was one.
+        Five or more wins (freestyle), as everywhere in these tools."""
+        seq = list(moves)
+        first = None
+        while len(seq) - len(moves) < limit:
+            stones = [(ord(m[0]) - 97, ord(m[1]) - 97) for m in seq]
+            mover = set(stones[len(seq) % 2::2])
+            other = set(stones[1 - len(seq) % 2::2])
+            empty = [(x, y) for x in range(cols) for y in range(rows)
+                     if (x, y) not in mover and (x, y) not in other]
+            if any(makes_five(mover, c, cols, rows) for c in empty):
+                break
+            blocks = [c for c in empty if makes_five(other, c, cols, rows)]
+            if len(blocks) != 1:
+                break
+            block = chr(97 + blocks[0][0]) + chr(97 + blocks[0][1])
+            first = first or block
+            seq.append(block)
+        ev = self.evaluate(cols, rows, seq)
+        if first:
+            self.last_move = first
+        for _ in range(len(seq) - len(moves)):
+            ev = negate(ev)
+        return ev
 
     def close(self):
         self.send("END")
