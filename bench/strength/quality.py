@@ -31,9 +31,10 @@ brain does not call it decided: no forced win or loss and an evaluation within +
 `run` has kinrow choose a move in every position of SUITE (`newgame`, `position`, `go
 movetime MS`, default 1000, so its hard deadline is the one it keeps under Gomocup's
 `timeout_turn` of that length, though it begins new iterations until that deadline, where
-the Gomocup brain stops beginning them at two thirds of it), then the brain evaluates the position after that move at
-the same depth (past forced blocks: after a four the block is played and the position
-after it judged, as Rapfi's own value with one legal move is shallow). A move's loss is EVAL less the value after it (for the side that moved): a
+the Gomocup brain stops beginning them at two thirds of it), then the brain evaluates the
+position after that move at the same depth (past forced blocks: after a four the block is
+played and the position after it judged, as Rapfi's own value with one legal move is
+shallow). A move's loss is EVAL less the value after it (for the side that moved): a
 forced loss after it counts as a loss of 1000 (and is counted apart), a forced win as a
 gain of the rest up to 1000. Prints the mean loss with its standard error, the moves that
 lost over 300 and the forced losses walked into. The

@@ -201,13 +201,13 @@ class Brain:
         first = None
         while len(seq) - len(moves) < limit:
             stones = [(ord(m[0]) - 97, ord(m[1]) - 97) for m in seq]
-            mover = set(stones[len(seq) % 2::2])
-            other = set(stones[1 - len(seq) % 2::2])
+            to_move = set(stones[len(seq) % 2::2])
+            moved = set(stones[1 - len(seq) % 2::2])
             empty = [(x, y) for x in range(cols) for y in range(rows)
-                     if (x, y) not in mover and (x, y) not in other]
-            if any(makes_five(mover, c, cols, rows) for c in empty):
+                     if (x, y) not in to_move and (x, y) not in moved]
+            if any(makes_five(to_move, c, cols, rows) for c in empty):
                 break
-            blocks = [c for c in empty if makes_five(other, c, cols, rows)]
+            blocks = [c for c in empty if makes_five(moved, c, cols, rows)]
             if len(blocks) != 1:
                 break
             block = chr(97 + blocks[0][0]) + chr(97 + blocks[0][1])
@@ -216,9 +216,8 @@ class Brain:
         ev = self.evaluate(cols, rows, seq)
         if first:
             self.last_move = first
-        for _ in range(len(seq) - len(moves)):
-            ev = negate(ev)
-        return ev
+        # Each block hands the move back: an odd number of them turns the value round.
+        return negate(ev) if (len(seq) - len(moves)) % 2 else ev
 
     def close(self):
         self.send("END")
