@@ -22,7 +22,9 @@ NAME was to move, after the opening stones (`--skip`, default 3): every K-th dis
 (default 3, `--phase` says which of each K, so that one game does not give a run of
 near-identical ones) is given to the brain (`INFO max_depth N`, default 12), and kept if the
 brain does not call it decided: no forced win or loss and an evaluation within +-CP (default
-400) for the side to move; at most N (default 400). Each line of OUT is
+400) for the side to move; at most N (default 400). A forced block (the side to move has no
+five and one cell that stops the opponent's) is not taken: it leaves no choice, and Rapfi
+values it after a few iterations only. Each line of OUT is
 
     COLUMNS ROWS EVAL MOVE...
 
@@ -37,7 +39,9 @@ played and the position after it judged, as Rapfi's own value with one legal mov
 shallow). A move's loss is EVAL less the value after it (for the side that moved): a
 forced loss after it counts as a loss of 1000 (and is counted apart), a forced win as a
 gain of the rest up to 1000. Prints the mean loss with its standard error, the moves that
-lost over 300 and the forced losses walked into. The
+lost over 300 and the forced losses walked into. Forced blocks in SUITE (30 of the first
+228 of quality-suite.txt, collected before `collect` left them out) are left out of
+every figure: the move is the same for every player, and the EVAL was shallow. The
 brain's judgements are kept in the cache file (by position and move) so that two runs which
 play the same move in a position get the same judgement, and a rerun costs only kinrow's
 time. With two runs' outputs (--save), `compare` prints the paired difference:
@@ -54,7 +58,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tune"))
-from label import Brain  # noqa: E402
+from label import Brain, forced_block  # noqa: E402
 from analyse import games, negate, square, value  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -114,6 +118,10 @@ def undecided_positions(a):
                     seen.add(key)
                     candidates += 1
                     if (candidates + a.phase) % a.every:
+                        continue
+                    if forced_block(cols, rows, moves[:n]):
+                        # One legal move says nothing of a player's choices, and Rapfi
+                        # values it after a few iterations only.
                         continue
                     try:
                         ev = brain.evaluate(cols, rows, moves[:n])
@@ -206,8 +214,14 @@ def run(a):
     if a.cache:
         json.dump(cache, open(a.cache, "w"))
     losses = []
-    blunders = mated = 0
+    blunders = mated = forced = 0
     for (c, r, ev, mv), m in zip(suite, chosen):
+        if forced_block(c, r, mv):
+            # A forced block: no choice to judge (and its EVAL, from a shallow search of
+            # Rapfi's, is no measure of the position).
+            losses.append(None)
+            forced += 1
+            continue
         after = cache.get(key(c, r, mv, m))
         v = value(after)
         if v is None:
@@ -226,7 +240,8 @@ def run(a):
     mean, se = mean_se(known)
     label = a.label or (os.path.basename(a.kinrow or a.player_brain) + (" " + " ".join(a.env) if a.env else ""))
     print(f"{label}: {len(known)} positions, mean loss {mean:.1f} +- {se:.1f}"
-          f" (1 s.e.), over 300: {blunders}, forced losses: {mated}")
+          f" (1 s.e.), over 300: {blunders}, forced losses: {mated}"
+          + (f"; {forced} forced blocks left out" if forced else ""))
     if a.save:
         json.dump({"label": label, "losses": losses, "moves": chosen}, open(a.save, "w"))
 

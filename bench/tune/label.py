@@ -106,6 +106,22 @@ def variants(cols, rows, moves, count, rng):
             yield [chr(97 + x) + chr(97 + y) for x, y in stones]
 
 
+def forced_block(cols, rows, moves):
+    """The one move of the side to move (SGF letters) where it has no five to make and
+    exactly one cell that stops the opponent's five; None otherwise. Five or more wins."""
+    stones = [(ord(m[0]) - 97, ord(m[1]) - 97) for m in moves]
+    to_move = set(stones[len(moves) % 2::2])
+    moved = set(stones[1 - len(moves) % 2::2])
+    empty = [(x, y) for x in range(cols) for y in range(rows)
+             if (x, y) not in to_move and (x, y) not in moved]
+    if any(makes_five(to_move, c, cols, rows) for c in empty):
+        return None
+    blocks = [c for c in empty if makes_five(moved, c, cols, rows)]
+    if len(blocks) != 1:
+        return None
+    return chr(97 + blocks[0][0]) + chr(97 + blocks[0][1])
+
+
 def negate(ev):
     """An "Eval" of the brain's for the other side ("M5" and "-M5" are forced wins and
     losses)."""
@@ -200,17 +216,9 @@ class Brain:
         seq = list(moves)
         first = None
         while len(seq) - len(moves) < limit:
-            stones = [(ord(m[0]) - 97, ord(m[1]) - 97) for m in seq]
-            to_move = set(stones[len(seq) % 2::2])
-            moved = set(stones[1 - len(seq) % 2::2])
-            empty = [(x, y) for x in range(cols) for y in range(rows)
-                     if (x, y) not in to_move and (x, y) not in moved]
-            if any(makes_five(to_move, c, cols, rows) for c in empty):
+            block = forced_block(cols, rows, seq)
+            if block is None:
                 break
-            blocks = [c for c in empty if makes_five(moved, c, cols, rows)]
-            if len(blocks) != 1:
-                break
-            block = chr(97 + blocks[0][0]) + chr(97 + blocks[0][1])
             first = first or block
             seq.append(block)
         ev = self.evaluate(cols, rows, seq)
