@@ -45,6 +45,12 @@ K the scale kinrow's fit found (README, "Evaluation fitted to Rapfi": 1,410), so
 Rapfi's margins keep their units, in place of Rapfi's pattern and threat tables. kinrow's weights are read from
 --kinrow-src (default: the repository this script is in).
 
+Every variant also counts its nodes by ply when RAPFI_PLYSTATS names a file: at exit it
+writes one line a ply, "PLY ENTERED HORIZON TABLE EVAL RAZOR FUTILITY NULL LOOP" (nodes of
+the alpha-beta search entered at that ply with depth left and at the horizon, then how many
+reached the table lookup, the static evaluation, razoring, futility pruning, the null move
+and the move loop), to compare the shape of its tree with kinrow's.
+
 Each wrapper is a Gomocup brain for vs-rapfi.sh --rapfi. The edits are anchored on lines or
 short pieces of Rapfi's source (tested at Rapfi 3aedf3a); where an anchor is missing or
 found more or fewer times than expected the script stops and says which, rather than build
@@ -76,6 +82,41 @@ const AblationSwitches abl = {Ablation::on("RAPFI_ABL_MC", true),
                               Ablation::on("RAPFI_ABL_ROOTLMR", true),
                               Ablation::on("RAPFI_ABL_VCFQ", true)};
 }  // namespace
+"""
+
+# Counters of the search's nodes by ply (RAPFI_PLYSTATS=FILE): how many nodes each ply enters,
+# with depth left and at the horizon, and how many of them reach each step of the search;
+# written to FILE when the program ends. Read once, so that a run without it costs a branch.
+PLYSTATS = """
+#include <atomic>
+#include <cstdio>
+namespace {
+const char *const kxFile = std::getenv("RAPFI_PLYSTATS");
+std::atomic<unsigned long long> kxPly[64][2], kxStep[64][6];
+inline void kxCount(std::atomic<unsigned long long> &c)
+{
+    if (kxFile) c.fetch_add(1, std::memory_order_relaxed);
+}
+/// Writes the counts at exit: ply, nodes entered with depth left, at the horizon, and how
+/// many reached the table lookup, the static evaluation, razoring, futility pruning, the
+/// null move and the move loop.
+struct KxDump
+{
+    ~KxDump()
+    {
+        FILE *o = kxFile ? std::fopen(kxFile, "w") : nullptr;
+        if (!o) return;
+        for (int i = 0; i < 64; i++) {
+            if (!kxPly[i][0] && !kxPly[i][1]) continue;
+            std::fprintf(o, "%d %llu %llu", i, kxPly[i][0].load(), kxPly[i][1].load());
+            for (int k = 0; k < 6; k++) std::fprintf(o, " %llu", kxStep[i][k].load());
+            std::fprintf(o, "\\n");
+        }
+        std::fclose(o);
+    }
+} kxDump;
+}  // namespace
+#define KX_STEP(k) kxCount(kxStep[std::min<int>(ss->ply, 63)][k])
 """
 
 # The header every edited file reads its switches with, game/ablation.h.
@@ -224,7 +265,16 @@ EVAL_BLOCK = """    if (Kinrow::EVAL) {
 # replaced by text.
 EDITS = {
     "search/ab/search.cpp": [
-        ("after", '#include "../movepick.h"', SWITCHES),
+        ("after", '#include "../movepick.h"', SWITCHES + PLYSTATS),
+        # the counters of RAPFI_PLYSTATS: every node of search(), then each step reached
+        ("before", "// Dive into vcf search when the depth reaches zero",
+         "    kxCount(kxPly[std::min<int>(ss->ply, 63)][depth <= 0.0f]);"),
+        ("before", "// Step 4. Transposition table lookup.", "    KX_STEP(0);"),
+        ("before", "// Step 6. Static evaluation", "    KX_STEP(1);"),
+        ("before", "// Step 7. Razoring with VCF", "    KX_STEP(2);"),
+        ("before", "// Step 8. Futility pruning: child node", "    KX_STEP(3);"),
+        ("before", "// Step 9. Null move pruning", "    KX_STEP(4);"),
+        ("before", "// Step 11. Loop through all legal moves", "    KX_STEP(5);"),
         # the horizon: the fours search, or (off) the static evaluation unless a five must be blocked
         ("after", "if (depth <= 0.0f) {", "        if (!abl.vcfq && !oppo5) return Evaluation::evaluate<Rule>(board, alpha, beta);"),
         ("start", "return vcfsearch<Rule, NT>(board, ss, alpha, beta);",
