@@ -39,9 +39,10 @@ played and the position after it judged, as Rapfi's own value with one legal mov
 shallow). A move's loss is EVAL less the value after it (for the side that moved): a
 forced loss after it counts as a loss of 1000 (and is counted apart), a forced win as a
 gain of the rest up to 1000. Prints the mean loss with its standard error, the moves that
-lost over 300 and the forced losses walked into. Forced blocks in SUITE (30 of the first
-228 of quality-suite.txt, collected before `collect` left them out) are left out of
-every figure: the move is the same for every player, and the EVAL was shallow. The
+lost over 300 and the forced losses walked into. Forced blocks in SUITE (59 of the 463 of
+quality-suite.txt, 30 of its first 228, collected before `collect` left them out) are
+neither judged nor counted: the move is the same for every player, and the EVAL was
+shallow. The
 brain's judgements are kept in the cache file (by position and move) so that two runs which
 play the same move in a position get the same judgement, and a rerun costs only kinrow's
 time. With two runs' outputs (--save), `compare` prints the paired difference:
@@ -164,10 +165,11 @@ def choose(binary, env, movetime, suite):
     return chosen
 
 
-def judge(a, suite, chosen, cache):
-    """The brain's value for the mover after each chosen move (cached), as numbers."""
+def judge(a, suite, chosen, cache, skip):
+    """The brain's value for the mover after each chosen move (cached), as numbers; not
+    where `skip` says so."""
     keys = [key(c, r, mv, m) for (c, r, _e, mv), m in zip(suite, chosen)]
-    todo = [(i, k) for i, k in enumerate(keys) if k not in cache]
+    todo = [(i, k) for i, k in enumerate(keys) if k not in cache and not skip[i]]
     chunks = [todo[j::a.jobs] for j in range(a.jobs)]
 
     def work(chunk):
@@ -210,17 +212,17 @@ def run(a):
     for extra in a.merge:
         for k, v in json.load(open(extra)).items():
             cache.setdefault(k, v)
-    judge(a, suite, chosen, cache)
+    # Forced blocks: no choice to judge (and their EVAL, from a shallow search of Rapfi's,
+    # is no measure of the position).
+    forced = [forced_block(c, r, mv) is not None for c, r, _e, mv in suite]
+    judge(a, suite, chosen, cache, forced)
     if a.cache:
         json.dump(cache, open(a.cache, "w"))
     losses = []
-    blunders = mated = forced = 0
-    for (c, r, ev, mv), m in zip(suite, chosen):
-        if forced_block(c, r, mv):
-            # A forced block: no choice to judge (and its EVAL, from a shallow search of
-            # Rapfi's, is no measure of the position).
+    blunders = mated = 0
+    for (c, r, ev, mv), m, skipped in zip(suite, chosen, forced):
+        if skipped:
             losses.append(None)
-            forced += 1
             continue
         after = cache.get(key(c, r, mv, m))
         v = value(after)
@@ -241,7 +243,7 @@ def run(a):
     label = a.label or (os.path.basename(a.kinrow or a.player_brain) + (" " + " ".join(a.env) if a.env else ""))
     print(f"{label}: {len(known)} positions, mean loss {mean:.1f} +- {se:.1f}"
           f" (1 s.e.), over 300: {blunders}, forced losses: {mated}"
-          + (f"; {forced} forced blocks left out" if forced else ""))
+          + (f"; {sum(forced)} forced blocks left out" if any(forced) else ""))
     if a.save:
         json.dump({"label": label, "losses": losses, "moves": chosen}, open(a.save, "w"))
 
