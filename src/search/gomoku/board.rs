@@ -352,6 +352,15 @@ impl Board {
         self.side
     }
 
+    /// The last stone `player` put on the board, if any (experiment).
+    pub fn last_stone_of(&self, player: usize) -> Option<Cell> {
+        self.moves
+            .iter()
+            .rev()
+            .map(|m| m.cell)
+            .find(|&c| self.cells[c] == player as u8 + 1)
+    }
+
     /// Stones on the board.
     #[inline]
     pub fn stones(&self) -> usize {

@@ -22,6 +22,7 @@ mod eval;
 mod movegen;
 mod pattern;
 mod search;
+mod selective;
 mod smp;
 mod tt;
 #[cfg(test)]

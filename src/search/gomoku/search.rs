@@ -1,7 +1,12 @@
-//! The gomoku search: iterative deepening over a principal variation search with the
-//! pattern board, the forced replies, the fours search at the root and at the horizon, a
-//! transposition table, killer and history ordering, futility and null-move pruning,
-//! move-count pruning and late-move reductions.
+//! The gomoku searcher's entry point, and its tree search: iterative deepening over a
+//! principal variation search with the pattern board, the forced replies, the fours search
+//! at the root and at the horizon, a transposition table, killer and history ordering,
+//! futility and null-move pruning, move-count pruning and late-move reductions.
+//!
+//! [`Engine::search`] settles what the patterns prove at once, then hands freestyle and exact
+//! five to the selective search ([`super::selective`], stronger in play) and renju to the
+//! tree search here, whose threat searches and checks of the opponent's threats at the root
+//! also make its wins proofs (its tests reach it under any rule with `tree_search`).
 
 use super::board::{Board, CELLS, Cell};
 use super::eval::evaluate;
@@ -67,8 +72,10 @@ const LMR_SCALE: f64 = 0.7;
 
 /// Move-ordering weights by the threat class a move makes for the mover (attack) and for
 /// the opponent on the same cell (defence).
-const ATTACK: [i32; Threat::COUNT] = [0, 3000, 3600, 6000, 1500, 2500, 9000, 20000, 100000];
-const DEFENCE: [i32; Threat::COUNT] = [0, 2000, 2400, 4500, 700, 1200, 6000, 15000, 90000];
+pub(super) const ATTACK: [i32; Threat::COUNT] =
+    [0, 3000, 3600, 6000, 1500, 2500, 9000, 20000, 100000];
+pub(super) const DEFENCE: [i32; Threat::COUNT] =
+    [0, 2000, 2400, 4500, 700, 1200, 6000, 15000, 90000];
 
 /// The gomoku searcher's memory between searches and its per-search state.
 ///
@@ -85,9 +92,10 @@ pub struct Engine {
     pub(super) flushed: u64,
     history: Vec<[i32; 2]>,
     killers: Vec<[Option<Cell>; 2]>,
-    lists: Vec<Vec<(i32, Cell)>>,
-    pv: Vec<Vec<Cell>>,
-    marks: Marks,
+    pub(super) lists: Vec<Vec<(i32, Cell)>>,
+    pub(super) pv: Vec<Vec<Cell>>,
+    pub(super) marks: Marks,
+    pub(super) rs: super::selective::State,
     pub(super) vct_marks: Marks,
     /// Positions where the threats search found no win.
     pub(super) refuted: Refuted,
@@ -96,7 +104,7 @@ pub struct Engine {
     pub(super) ticks: u32,
     pub(super) deadline: Option<Instant>,
     /// When the current search was asked for.
-    start: Instant,
+    pub(super) start: Instant,
     pub(super) stop: Arc<AtomicBool>,
     pub(super) aborted: bool,
     pub(super) seldepth: usize,
@@ -115,6 +123,9 @@ pub struct Engine {
     /// Whether the root looks for its own wins by fours and threats before the tree (the
     /// tests turn it off to check the tree's own proofs).
     pub(super) root_threats: bool,
+    /// Whether freestyle and exact five are searched by the tree search too (the tests of
+    /// its own properties set it; play uses the selective search there).
+    pub(super) tree_search: bool,
     /// The rule of the last search: the table's keys do not hold it, so what was learnt
     /// under one rule is forgotten before a search under another (Gomocup's `INFO rule`
     /// may change it between games without a new table).
@@ -128,6 +139,8 @@ pub(super) struct Job<'a> {
     pub(super) settings: Settings,
     /// The deepest iteration.
     pub(super) max_depth: u32,
+    /// Whether the selective search plays (see [`super::selective`]), not the tree search.
+    pub(super) selective: bool,
 }
 
 /// The root moves, in order, whether they are every move that might not lose, and whether
@@ -165,6 +178,7 @@ impl Engine {
             lists: (0..plies).map(|_| Vec::new()).collect(),
             pv: (0..plies).map(|_| Vec::new()).collect(),
             marks: Marks::new(),
+            rs: super::selective::State::new(),
             vct_marks: Marks::new(),
             refuted: Refuted::new(),
             nodes: 0,
@@ -182,6 +196,7 @@ impl Engine {
             after_null: vec![false; plies],
             evals: vec![None; plies],
             root_threats: true,
+            tree_search: false,
             rule: None,
         }
     }
@@ -199,6 +214,7 @@ impl Engine {
     /// Forgets what is this thread's own: refuted positions, history and killers.
     fn forget(&mut self) {
         self.refuted.clear();
+        self.rs.clear();
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
@@ -300,7 +316,11 @@ impl Engine {
         }
         // With a four of the opponent's to block, the block comes first: both searches
         // know it.
-        if self.root_threats && b.count(them, Threat::Five) <= 1 {
+        // Freestyle and exact five are played by the selective search (see
+        // [`super::selective`]), which looks for its wins in its own tree; the threat
+        // searches below serve the tree search, which plays renju.
+        let selective = rule != Rule::Renju && !self.tree_search;
+        if self.root_threats && !selective && b.count(them, Threat::Five) <= 1 {
             if b.count(them, Threat::Five) == 0
                 && let Some(c) = b.find_allowed(us, Threat::Flex4)
             {
@@ -356,8 +376,25 @@ impl Engine {
         // Whether the opponent has a win by threats to answer (each move is then checked
         // against it). Looked at before any helper starts: helpers share a node limit, and
         // could otherwise spend it while this check runs.
+        if selective && b.count(them, Threat::Five) <= 1 {
+            // A win by fours is a proof, found at once and reported as a mate (the
+            // selective search's own mates are not proofs).
+            if b.count(them, Threat::Five) == 0
+                && let Some(c) = b.find_allowed(us, Threat::Flex4)
+            {
+                return self.settled(&b, c, Value::Win(2), start, report);
+            }
+            self.vcf_left = ROOT_VCF_BUDGET;
+            if let Some((plies, c)) = self.vcf(&mut b, ROOT_VCF_DEPTH) {
+                return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
+            }
+        }
+        // Whether the opponent has a win by threats to answer (each move is then checked
+        // against it; the tree search only). Looked at before any helper starts: helpers
+        // share a node limit, and could otherwise spend it while this check runs.
         let until = share(limits, start, DEFENCE_SHARE);
-        let threatened = b.count(them, Threat::Five) == 0
+        let threatened = !selective
+            && b.count(them, Threat::Five) == 0
             && self.bounded(until, |e| e.opponent_threatens(&mut b));
         let root = RootList {
             moves: roots,
@@ -373,12 +410,13 @@ impl Engine {
             limits,
             settings,
             max_depth,
+            selective,
         };
-        if helpers == 0 {
-            return self.iterate(&mut b, root, &job, rng, report);
+        match (helpers, selective) {
+            (0, true) => self.iterate_selective(&mut b, root, &job, None, report),
+            (0, false) => self.iterate(&mut b, root, &job, rng, report),
+            _ => self.with_helpers(b, root, &job, helpers, rng, report),
         }
-
-        self.with_helpers(b, root, &job, helpers, rng, report)
     }
 
     /// The main thread's iterative deepening over the root moves, to the job's depth;
@@ -395,6 +433,7 @@ impl Engine {
             limits,
             settings,
             max_depth,
+            ..
         } = *job;
         let start = self.start;
         let RootList {
@@ -899,7 +938,7 @@ impl Engine {
 /// No new iteration is started after this time. An iteration cut short still counts (a
 /// root move that beat the previous best is played), so one begun late is not wasted: the
 /// soft limit is stretched by a third, within seven tenths of the hard one.
-fn next_iteration_limit(limits: &Limits) -> Option<std::time::Duration> {
+pub(super) fn next_iteration_limit(limits: &Limits) -> Option<std::time::Duration> {
     match (limits.soft_time, limits.hard_time) {
         (Some(soft), Some(hard)) => Some((soft * 4 / 3).min(hard * 7 / 10).max(soft)),
         (soft, _) => soft,

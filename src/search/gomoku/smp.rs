@@ -18,7 +18,7 @@ pub const MAX_THREADS: usize = 32;
 /// Lazy SMP: which iterations helper `i` (from 0) skips, as (block size, phase): helpers
 /// that search different depths fill the shared table with different results (the table
 /// of Stockfish 10, whose lazy SMP this is).
-const SKIP: [(u32, u32); 20] = [
+pub(super) const SKIP: [(u32, u32); 20] = [
     (1, 0),
     (1, 1),
     (2, 0),
@@ -86,13 +86,21 @@ impl Engine {
                 let started = std::thread::Builder::new()
                     .name(format!("kinrow-helper-{}", index + 1))
                     .spawn_scoped(scope, move || {
-                        helper.help(board, moves, index, job.max_depth)
+                        if job.selective {
+                            helper.help_selective(board, moves, index, job);
+                        } else {
+                            helper.help(board, moves, index, job.max_depth);
+                        }
                     });
                 if let Err(e) = started {
                     log::warn!("helper thread {} not started: {e}", index + 1);
                 }
             }
-            self.iterate(&mut b, root, job, rng, report)
+            if job.selective {
+                self.iterate_selective(&mut b, root, job, None, report)
+            } else {
+                self.iterate(&mut b, root, job, rng, report)
+            }
         });
         result.nodes = self.total_nodes();
         log::debug!(
@@ -109,6 +117,7 @@ impl Engine {
     /// search (raised when the main thread's ends) and the shared node count.
     fn join_search(&mut self, main: &Engine, done: &Arc<AtomicBool>, pool: &Arc<AtomicU64>) {
         self.tt = Arc::clone(&main.tt);
+        self.start = main.start;
         self.begin(
             Arc::clone(done),
             Some(Arc::clone(pool)),

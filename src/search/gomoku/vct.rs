@@ -399,6 +399,7 @@ mod tests {
         for exact in [false, true] {
             let mut engine = Engine::new(1);
             engine.root_threats = false;
+            engine.tree_search = true;
             for pos in quiet_positions(41, 120, exact) {
                 let limits = Limits {
                     depth: Some(4),
@@ -556,7 +557,10 @@ mod tests {
                     after.unmake();
                     (!lost, nodes)
                 };
+                // The tree search's check of the opponent's threats at the root is what is
+                // tested (the selective search has none).
                 let mut engine = Engine::new(1);
+                engine.tree_search = true;
                 // Whole iterations: a search cut short may play a move not yet checked.
                 let limits = Limits {
                     depth: Some(2),
