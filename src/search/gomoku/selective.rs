@@ -104,7 +104,7 @@ struct RootLine {
     pv: Vec<Cell>,
 }
 
-/// The port's own memory.
+/// The selective search's memory between searches (history, counter moves) and per search.
 pub(super) struct State {
     frames: Vec<Frame>,
     hist: Vec<[[i32; 2]; 2]>,
@@ -551,7 +551,7 @@ impl Engine {
             self.rs.root_delta = beta - alpha;
         }
 
-        // Step 4. The table.
+        // The table: a deep enough bound settles a node off the principal variation.
         let skip = self.rs.frames[ss].skip;
         let key = Self::key_of(b, skip);
         let mut tt_value = VALUE_NONE;
@@ -580,7 +580,8 @@ impl Engine {
             return tt_value;
         }
 
-        // Step 6. Static evaluation.
+        // The static value (facing an open four to come, the parent's, negated: the
+        // evaluation, fitted to quiet positions, says little there).
         let mut eval = VALUE_NONE;
         let mut improvement = 0;
         self.rs.frames[ss + 2].killers = [None; 2];
@@ -601,14 +602,14 @@ impl Engine {
         }
 
         if !skip_pruning {
-            // Step 7. Razoring.
+            // Razoring: far below alpha, only our fours can help.
             if !pv_node
                 && (alpha < MATE_IN_MAX || !tt_hit)
                 && eval.saturating_add(razor_margin(depth)) < alpha
             {
                 return self.fours_leaf(b, ply, alpha, alpha + 1, 0.0, Nt::NonPv);
             }
-            // Step 8. Futility pruning.
+            // Futility: far above beta, unless two fours of ours in a row are under way.
             if !pv_node
                 && eval < MATE_IN_MAX
                 && beta > MATED_IN_MAX
@@ -618,7 +619,7 @@ impl Engine {
             {
                 return eval;
             }
-            // Step 9. Null move.
+            // Null move: only at great depths (Rapfi measured it worth little in gomoku).
             if !pv_node
                 && oppo4 == 0
                 && skip.is_none()
@@ -659,7 +660,8 @@ impl Engine {
                     }
                 }
             }
-            // Step 10. Internal iterative reductions.
+            // Internal iterative reductions: a principal-variation node with no table move,
+            // or whose table move is from a much shallower search, is searched less deep.
             if !root && pv_node && tt_move.is_none() {
                 depth -= 0.32;
             }
@@ -689,7 +691,6 @@ impl Engine {
             }
         }
 
-        // moves_loop
         let mut complex_count = 1u32;
         for t in [
             Threat::Flex3,
@@ -752,7 +753,8 @@ impl Engine {
             let dist_self = distance(c, self.rs.frames[ss - 2].current);
             let distract = dist_self > 4 && dist_oppo > 4;
 
-            // Step 12. Pruning at shallow depth.
+            // Shallow pruning, once a move that does not lose is known: late moves, moves
+            // that make nothing, and defences far from both last moves.
             if !root && best_value > MATED_IN_MAX {
                 if move_count >= futility_move_count(depth, improvement > 0) {
                     continue;
@@ -765,7 +767,8 @@ impl Engine {
                 }
             }
 
-            // Step 13. Extensions.
+            // Extensions: the block of a four, a singular table move (the only one that
+            // holds beta on a reduced search without it), the table move a little.
             let mut extension = 0.0f32;
             if oppo5 > 0 {
                 extension = 1.3;
@@ -831,11 +834,12 @@ impl Engine {
             self.rs.frames[ss].extra_ext =
                 self.rs.frames[ss - 1].extra_ext + (extension - 1.0).max(0.0);
 
-            // Step 14. Make the move.
             b.make(c);
             let mut value = -VALUE_INFINITE;
             if depth >= 2.0 && move_count > 1 + i32::from(root) {
-                // Step 15. Late-move reductions.
+                // Late-move reductions, adjusted by the move's kind, its history and the
+                // node's type; a reduced move that fails high is searched again, deeper when
+                // it failed high by a margin.
                 let lut = &self.rs.lut;
                 let mut r =
                     lut[(depth as usize).min(CELLS)] * lut[(move_count as usize).min(CELLS)];
@@ -902,7 +906,6 @@ impl Engine {
                     }
                 }
             } else if !pv_node || move_count > 1 {
-                // Step 16.
                 value = -self.selective(
                     b,
                     ply + 1,
@@ -920,7 +923,6 @@ impl Engine {
                 self.pv[ply + 1].clear();
                 value = -self.selective(b, ply + 1, -beta, -alpha, new_depth, false, Nt::Pv);
             }
-            // Step 17.
             b.unmake();
             if self.aborted {
                 self.lists[ply] = list;
@@ -939,7 +941,6 @@ impl Engine {
                     }
                 }
             }
-            // Step 18.
             if value > best_value {
                 best_value = value;
                 if value > alpha {
@@ -971,7 +972,7 @@ impl Engine {
         }
         self.lists[ply] = list;
 
-        // Step 19.
+        // No move: a loss (every answer to an open four to come or to a five failed).
         if move_count == 0 {
             best_value = if skip.is_some() {
                 alpha
@@ -990,7 +991,8 @@ impl Engine {
         } else {
             Bound::Upper
         };
-        // Step 21.
+        // Whether this node is (or was) on the principal variation, kept in the table:
+        // its late moves are reduced less.
         if best_value <= alpha {
             let prev = self.rs.frames[ss - 1].tt_pv;
             let f = &mut self.rs.frames[ss];
