@@ -120,8 +120,9 @@ pub struct Engine {
     after_null: Vec<bool>,
     /// The static value at each ply of the current line, where it was taken.
     evals: Vec<Option<i32>>,
-    /// Whether the root looks for its own wins by fours and threats before the tree (the
-    /// tests turn it off to check the tree's own proofs).
+    /// Whether the tree search's root looks for its own wins by fours and threats before
+    /// the tree (the tests turn it off to check the tree's own proofs; the selective search
+    /// looks for wins by fours at the root in any case).
     pub(super) root_threats: bool,
     /// Whether freestyle and exact five are searched by the tree search too (the tests of
     /// its own properties set it; play uses the selective search there).
@@ -373,9 +374,6 @@ impl Engine {
                 exact: false,
             })
             .collect();
-        // Whether the opponent has a win by threats to answer (each move is then checked
-        // against it). Looked at before any helper starts: helpers share a node limit, and
-        // could otherwise spend it while this check runs.
         if selective && b.count(them, Threat::Five) <= 1 {
             // A win by fours is a proof, found at once and reported as a mate (the
             // selective search's own mates are not proofs).

@@ -16,7 +16,8 @@
 //! reductions adjusted by the move's history (raised for the best move, lowered for the
 //! others searched), by threats, by distance from the last moves and by the node's type,
 //! with a deeper re-search of a reduced move that fails high by a margin; aspiration
-//! windows at the root. Depths are fractional.
+//! windows at the root. Depths are fractional. Exact five uses freestyle's parameters
+//! (Rapfi tunes a set of its own for it, not taken over here).
 //!
 //! Values inside are on Rapfi's scale (a win rate of sigmoid(value / 200); kinrow's
 //! evaluation, sigmoid(value / 1410), is scaled to it), so that its margins apply as
@@ -48,7 +49,8 @@ const DEPTH_QVCF: f32 = -2.0;
 const DEPTH_QVCF_FULL: f32 = -1.0;
 const DEPTH_NONE: i32 = -100;
 
-// Rapfi's Pattern4, in its order (FORBID left out: freestyle and exact five only).
+// Rapfi's Pattern4 classes, in its order (not its numbers: only the order is compared;
+// FORBID left out, as renju is not searched here).
 const P_NONE: u8 = 0;
 const L_FLEX2: u8 = 2;
 const K_BLOCK3: u8 = 3;
@@ -81,7 +83,6 @@ pub(super) struct Frame {
     tt_pv: bool,
     skip: Option<Cell>,
     extra_ext: f32,
-    num_null: i32,
 }
 
 const FRAME0: Frame = Frame {
@@ -93,7 +94,6 @@ const FRAME0: Frame = Frame {
     tt_pv: false,
     skip: None,
     extra_ext: 0.0,
-    num_null: 0,
 };
 
 #[derive(Clone)]
@@ -450,7 +450,10 @@ impl Engine {
             }
             let best = &self.rs.root_moves[0];
             result.best = Some(b.square_of(best.cell));
-            result.value = kinrow_value(best.value);
+            // A first iteration cut short has no value yet.
+            if best.value > -VALUE_INFINITE {
+                result.value = kinrow_value(best.value);
+            }
             if self.aborted {
                 break;
             }
@@ -546,7 +549,6 @@ impl Engine {
             if alpha >= beta {
                 return alpha;
             }
-            self.rs.frames[ss + 1].num_null = self.rs.frames[ss].num_null;
         } else {
             self.rs.root_delta = beta - alpha;
         }
@@ -557,7 +559,9 @@ impl Engine {
         let mut tt_value = VALUE_NONE;
         let mut tt_bound: Option<Bound> = None;
         let mut tt_move: Option<Cell> = None;
-        let mut tt_depth = DEPTH_NONE;
+        // As Rapfi's: a miss counts as depth 0 (the root's table move, taken from the last
+        // iteration when the table lost it, must not reduce the root to nothing).
+        let mut tt_depth = 0;
         let mut tt_is_pv = false;
         let hit = self.tt.probe(key);
         let tt_hit = hit.is_some();
@@ -630,7 +634,6 @@ impl Engine {
                 let r = 3.67 + 0.135 * depth;
                 self.rs.frames[ss].current = None;
                 self.rs.frames[ss].is_pass = true;
-                self.rs.frames[ss + 1].num_null += 1;
                 b.pass();
                 let mut value = -self.selective(
                     b,
@@ -642,7 +645,6 @@ impl Engine {
                     Nt::NonPv,
                 );
                 b.pass();
-                self.rs.frames[ss + 1].num_null -= 1;
                 self.rs.frames[ss].is_pass = false;
                 if self.aborted {
                     return 0;
@@ -668,7 +670,7 @@ impl Engine {
             if pv_node && depth > 1.0 && tt_move.is_some() {
                 depth -= ((depth - tt_depth as f32) * 0.28).clamp(0.0, 3.6);
             }
-            if depth <= 0.0 {
+            if depth <= 0.0 && !root {
                 return self.fours_leaf(b, ply, alpha, beta, 0.0, nt);
             }
             if depth >= 14.7 && tt_move.is_none() {

@@ -25,7 +25,8 @@ pub struct Hit {
     pub bound: Bound,
     /// Depth searched.
     pub depth: i32,
-    /// No move was left out in the subtree: a win or loss stored is a proof.
+    /// For the tree search: no move was left out in the subtree (a win or loss stored is a
+    /// proof). For the selective search: the position is or was on the principal variation.
     pub sound: bool,
     /// The best move found.
     pub best: Option<Cell>,
