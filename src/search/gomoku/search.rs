@@ -321,7 +321,9 @@ impl Engine {
         // [`super::selective`]), which looks for its wins in its own tree; the threat
         // searches below serve the tree search, which plays renju.
         let selective = rule != Rule::Renju && !self.tree_search;
-        if self.root_threats && !selective && b.count(them, Threat::Five) <= 1 {
+        // Wins by fours are proofs, found at once and reported as mates (the selective
+        // search's own mates are not proofs); the tree search looks for wins by threats too.
+        if (selective || self.root_threats) && b.count(them, Threat::Five) <= 1 {
             if b.count(them, Threat::Five) == 0
                 && let Some(c) = b.find_allowed(us, Threat::Flex4)
             {
@@ -331,11 +333,13 @@ impl Engine {
             if let Some((plies, c)) = self.vcf(&mut b, ROOT_VCF_DEPTH) {
                 return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
             }
-            self.vcf_left = ROOT_VCT_BUDGET;
-            let until = share(limits, start, ROOT_THREATS_SHARE);
-            let found = self.bounded(until, |e| e.vct_deepening(&mut b, ROOT_VCT_DEPTH));
-            if let Some((plies, c)) = found {
-                return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
+            if !selective {
+                self.vcf_left = ROOT_VCT_BUDGET;
+                let until = share(limits, start, ROOT_THREATS_SHARE);
+                let found = self.bounded(until, |e| e.vct_deepening(&mut b, ROOT_VCT_DEPTH));
+                if let Some((plies, c)) = found {
+                    return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
+                }
             }
         }
 
@@ -374,19 +378,6 @@ impl Engine {
                 exact: false,
             })
             .collect();
-        if selective && b.count(them, Threat::Five) <= 1 {
-            // A win by fours is a proof, found at once and reported as a mate (the
-            // selective search's own mates are not proofs).
-            if b.count(them, Threat::Five) == 0
-                && let Some(c) = b.find_allowed(us, Threat::Flex4)
-            {
-                return self.settled(&b, c, Value::Win(2), start, report);
-            }
-            self.vcf_left = ROOT_VCF_BUDGET;
-            if let Some((plies, c)) = self.vcf(&mut b, ROOT_VCF_DEPTH) {
-                return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
-            }
-        }
         // Whether the opponent has a win by threats to answer (each move is then checked
         // against it; the tree search only). Looked at before any helper starts: helpers
         // share a node limit, and could otherwise spend it while this check runs.
@@ -925,7 +916,7 @@ impl Engine {
     }
 
     /// `c` followed by the line below it, as the line of `ply`.
-    fn set_pv(&mut self, ply: usize, c: Cell) {
+    pub(super) fn set_pv(&mut self, ply: usize, c: Cell) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         head[ply].clear();
         head[ply].push(c);

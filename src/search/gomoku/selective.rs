@@ -313,6 +313,34 @@ enum Nt {
 }
 
 impl Engine {
+    /// What a node below the root settles before its table: a full board (a draw), the
+    /// deepest ply (the static value), a win or loss the patterns show, or a window closed
+    /// by the distance to mate; otherwise the window narrowed by that distance.
+    fn early_value(
+        &self,
+        b: &mut Board,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, i32), i32> {
+        if b.full() {
+            return Err(0);
+        }
+        if ply + 8 >= self.pv.len() {
+            return Err(self.scaled_eval(b));
+        }
+        let v = quick_win(b, ply);
+        if v != 0 {
+            return Err(v);
+        }
+        let alpha = alpha.max(mated_in(ply));
+        let beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return Err(alpha);
+        }
+        Ok((alpha, beta))
+    }
+
     /// kinrow's evaluation in Rapfi's units, for the side to move.
     fn scaled_eval(&self, b: &Board) -> i32 {
         ((i64::from(evaluate(b)) * 200 / KINROW_SCALE) as i32)
@@ -534,20 +562,9 @@ impl Engine {
         let mut quiets: Vec<Cell> = Vec::new();
 
         if !root {
-            if b.full() {
-                return 0;
-            }
-            if ply + 8 >= self.pv.len() {
-                return self.scaled_eval(b);
-            }
-            let v = quick_win(b, ply);
-            if v != 0 {
-                return v;
-            }
-            alpha = alpha.max(mated_in(ply));
-            beta = beta.min(mate_in(ply + 1));
-            if alpha >= beta {
-                return alpha;
+            match self.early_value(b, ply, alpha, beta) {
+                Ok(window) => (alpha, beta) = window,
+                Err(v) => return v,
             }
         } else {
             self.rs.root_delta = beta - alpha;
@@ -948,7 +965,7 @@ impl Engine {
                 if value > alpha {
                     best_move = Some(c);
                     if pv_node && !root {
-                        self.set_line(ply, c);
+                        self.set_pv(ply, c);
                     }
                     if value >= beta {
                         break;
@@ -1016,13 +1033,6 @@ impl Engine {
             );
         }
         best_value
-    }
-
-    fn set_line(&mut self, ply: usize, c: Cell) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply].clear();
-        head[ply].push(c);
-        head[ply].extend_from_slice(&tail[0]);
     }
 
     fn update_tt_move_stats(
@@ -1108,20 +1118,9 @@ impl Engine {
         let us = b.side();
         let them = us ^ 1;
         let ss = self.f(ply, 0);
-        if b.full() {
-            return 0;
-        }
-        if ply + 8 >= self.pv.len() {
-            return self.scaled_eval(b);
-        }
-        let v = quick_win(b, ply);
-        if v != 0 {
-            return v;
-        }
-        alpha = alpha.max(mated_in(ply));
-        beta = beta.min(mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
+        match self.early_value(b, ply, alpha, beta) {
+            Ok(window) => (alpha, beta) = window,
+            Err(v) => return v,
         }
         let old_alpha = alpha;
         let key = Self::key_of(b, None);
@@ -1253,7 +1252,7 @@ impl Engine {
                 if value > alpha {
                     best_move = Some(c);
                     if pv_node {
-                        self.set_line(ply, c);
+                        self.set_pv(ply, c);
                     }
                     if pv_node && value < beta {
                         alpha = value;
@@ -1324,7 +1323,7 @@ impl Engine {
         let value = -self.fours_leaf(b, ply + 1, -beta, -alpha, depth, nt);
         b.unmake();
         if pv_node && !self.aborted {
-            self.set_line(ply, c);
+            self.set_pv(ply, c);
         }
         value
     }
