@@ -1370,3 +1370,109 @@ fn kinrow_value(v: i32) -> Value {
         Value::Heuristic((i64::from(v) * KINROW_SCALE / 200) as i32)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Tables};
+    use crate::search::gomoku::centre_position;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Whether the side to move wins within three plies whatever the opponent plays, by
+    /// trying every empty cell (the oracle for the static win check).
+    fn wins_within_3(b: &mut Board) -> bool {
+        let us = b.side();
+        let them = us ^ 1;
+        if b.count(us, Threat::Five) > 0 {
+            return true;
+        }
+        let cells: Vec<Cell> = match b.count(them, Threat::Five) {
+            0 => b
+                .board_cells()
+                .iter()
+                .copied()
+                .filter(|&c| b.is_empty(c))
+                .collect(),
+            1 => b.find(them, Threat::Five).into_iter().collect(),
+            _ => return false,
+        };
+        cells.into_iter().any(|c| {
+            b.make(c);
+            // Two cells of five for us and none for the opponent, who moves: unstoppable.
+            let won = b.count(us, Threat::Five) >= 2 && b.count(them, Threat::Five) == 0;
+            b.unmake();
+            won
+        })
+    }
+
+    /// Whether playing `first` wins within five plies whatever the opponent answers: every
+    /// empty cell is tried as the answer.
+    fn wins_within_5_by(b: &mut Board, first: Cell) -> bool {
+        b.make(first);
+        let replies: Vec<Cell> = b
+            .board_cells()
+            .iter()
+            .copied()
+            .filter(|&c| b.is_empty(c))
+            .collect();
+        let won = replies.into_iter().all(|r| {
+            b.make(r);
+            let w = wins_within_3(b);
+            b.unmake();
+            w
+        });
+        b.unmake();
+        won
+    }
+
+    /// The static win check claims only wins that hold against every defence: each claim of
+    /// a win in three or five plies (open four, four-three, three-three) on random crowded
+    /// positions, freestyle and exact five, is checked by trying every answer.
+    #[test]
+    fn the_static_win_check_claims_only_real_wins() {
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut checked = [0; 2];
+        for exact in [false, true] {
+            let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
+            let tables = Tables::new(g);
+            for _ in 0..4000 {
+                let n = rng.random_range(10..30);
+                let pos = centre_position(&tables, &mut rng, n);
+                let mut b = Board::of(&pos);
+                let us = b.side();
+                match quick_win(&mut b, 0) {
+                    v if v == mate_in(3) => {
+                        assert!(wins_within_3(&mut b), "{}", pos.diagram());
+                        checked[0] += 1;
+                    }
+                    v if v == mate_in(5) => {
+                        let firsts: Vec<Cell> = b
+                            .board_cells()
+                            .iter()
+                            .copied()
+                            .filter(|&c| {
+                                b.is_empty(c)
+                                    && matches!(
+                                        b.threat(c, us),
+                                        Threat::Block4Flex3 | Threat::Flex3Twice
+                                    )
+                            })
+                            .collect();
+                        assert!(
+                            firsts.into_iter().any(|c| wins_within_5_by(&mut b, c)),
+                            "{}",
+                            pos.diagram()
+                        );
+                        checked[1] += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(
+            checked[0] > 20 && checked[1] > 20,
+            "claims checked: {checked:?}"
+        );
+    }
+}
