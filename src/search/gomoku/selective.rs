@@ -281,8 +281,10 @@ fn quick_win(b: &mut Board, ply: usize) -> i32 {
         if block4(b, them) == 0 {
             return mate_in(ply + 5);
         }
-        let cells: Vec<Cell> = b.board_cells().to_vec();
-        for c in cells {
+        // By index: the board is changed (and restored) inside the loop, and copying its
+        // cells each call would cost an allocation at every node that gets here.
+        for i in 0..b.board_cells().len() {
+            let c = b.board_cells()[i];
             if !b.is_empty(c) || b.threat(c, us) != Threat::Block4Flex3 {
                 continue;
             }
@@ -1434,6 +1436,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(11);
         let mut checked = [0; 2];
         for exact in [false, true] {
+            // A constant size within the board's bounds: cannot fail.
             let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
             let tables = Tables::new(g);
             for _ in 0..4000 {
