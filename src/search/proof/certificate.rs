@@ -162,6 +162,8 @@ struct Writer<'a, 'c> {
     columns: usize,
     max_nodes: usize,
     pairer: Pairer,
+    /// The search's first look at a pass's worth, to write passes where it searched them.
+    quick_pairer: Pairer,
 }
 
 /// A node written: its index, the board's symmetry that took its position to the key, and
@@ -199,6 +201,7 @@ pub fn write(
         columns,
         max_nodes,
         pairer: Pairer::new(),
+        quick_pairer: Pairer::greedy(),
     };
     // The root's node is written first of all: the symmetry is the identity.
     w.node()?;
@@ -560,7 +563,7 @@ impl Writer<'_, '_> {
                 break;
             }
             board.make(sq);
-            pays = self.pairer.zone(board, a).is_some();
+            pays = self.quick_pairer.zone(board, a).is_some();
             board.unmake();
         }
         board.unmake();

@@ -90,6 +90,8 @@ pub struct Dfpn<'c> {
     /// The table.
     pub table: Table,
     pairer: Pairer,
+    /// Pairings without regrouping: a first look, for the pass's worth at every reply.
+    quick_pairer: Pairer,
     /// The side trying to win (0 for X).
     pub attacker: usize,
     /// Nodes searched.
@@ -125,6 +127,7 @@ impl<'c> Dfpn<'c> {
             board,
             table: Table::new(hash_mb),
             pairer: Pairer::new(),
+            quick_pairer: Pairer::greedy(),
             attacker,
             nodes: 0,
             stop: Arc::new(AtomicBool::new(false)),
@@ -343,7 +346,7 @@ impl Dfpn<'_> {
         for b in cells_of(empty) {
             self.board.make_null();
             self.board.make(b);
-            let found = self.pairer.zone(&self.board, a).is_some();
+            let found = self.quick_pairer.zone(&self.board, a).is_some();
             self.board.unmake();
             self.board.unmake();
             if found {

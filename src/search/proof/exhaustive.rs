@@ -119,7 +119,8 @@ impl Exhaustive {
         Exhaustive {
             board,
             table: Settled::new(hash_mb),
-            pairer: Pairer::new(),
+            // Lines of its boards hold too few windows for regrouping to pay.
+            pairer: Pairer::greedy(),
             attacker,
             nodes: 0,
             stop: Arc::new(AtomicBool::new(false)),
