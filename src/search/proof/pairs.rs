@@ -50,10 +50,11 @@ pub struct Pairer {
     owner: [u8; 64],
     visited: u64,
     /// The board's windows line by line, each line in order along it, and where each line
-    /// starts in that order (built for the board of the first call: `shape` says which).
+    /// starts in that order (built for the board of the last call of another shape: `shape`
+    /// holds its windows, which tell apart boards of the same size such as 6x8 and 8x6).
     order: Vec<u8>,
     line_starts: Vec<bool>,
-    shape: (usize, usize, usize),
+    shape: Vec<u64>,
     /// Slots the first greedy pass left unmatched.
     pending: Vec<usize>,
     /// The line (index into `starts`) of each group.
@@ -93,7 +94,7 @@ impl Pairer {
             visited: 0,
             order: Vec::new(),
             line_starts: Vec::new(),
-            shape: (0, 0, 0),
+            shape: Vec::new(),
             pending: Vec::new(),
             chain_of: Vec::with_capacity(MAX_GROUPS),
             windows: Vec::with_capacity(128),
@@ -172,11 +173,10 @@ impl Pairer {
     /// neighbours on a line when they share k - 1 cells (for k >= 3 no windows of different
     /// lines do), and along a line each window's lowest cell comes after its predecessor's.
     fn learn_lines(&mut self, board: &Board) {
-        let shape = (board.cells, board.k, board.lines.len());
-        if self.shape == shape {
+        if self.shape == board.lines {
             return;
         }
-        self.shape = shape;
+        self.shape.clone_from(&board.lines);
         self.order.clear();
         self.line_starts.clear();
         let n = board.lines.len();
@@ -260,7 +260,9 @@ impl Pairer {
         if 2 * self.lines.len() > empty.count_ones() as usize || self.lines.len() > MAX_GROUPS {
             return false;
         }
-        self.owner[..board.cells].fill(FREE);
+        // All of it: a regrouping frees cells by their holders, and cells past this board's
+        // may hold slots of a larger board's last matching.
+        self.owner.fill(FREE);
         let mut taken = 0u64;
         let mut pending = std::mem::take(&mut self.pending);
         pending.clear();
@@ -610,6 +612,45 @@ mod tests {
         // 931 (the oracle gave up).
         assert!(only_regrouped > both / 5, "{counts}");
         assert!(missed <= only_regrouped / 3, "{counts}");
+    }
+
+    /// One pairer on boards of several shapes finds what a fresh one finds: its line order
+    /// is relearnt for 8x6 after 6x8 (the same size), and a larger board's last matching
+    /// leaves nothing behind for a smaller one (a reviewer's case of a 7x7 position after
+    /// the empty 8x8 board used to panic).
+    #[test]
+    fn one_pairer_serves_boards_of_every_shape() {
+        let mut shared = Pairer::new();
+        let big = board(8, 8, 5, &[]).expect("a board");
+        assert!(shared.pairs(&big, 0).is_none());
+        let x = [5, 6, 8, 31, 32, 33, 35, 37, 41, 43, 46, 48];
+        let o = [2, 3, 10, 11, 16, 21, 23, 27, 28, 30, 45];
+        let moves: Vec<Square> = x
+            .iter()
+            .zip(&o)
+            .flat_map(|(&a, &b)| [a, b])
+            .chain([48])
+            .collect();
+        let small = board(7, 7, 5, &moves).expect("a board");
+        assert_eq!(shared.pairs(&small, 0), Pairer::new().pairs(&small, 0));
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut found = 0;
+        for _ in 0..300 {
+            for &(c, r) in &[(6, 8), (8, 6), (8, 8), (7, 7)] {
+                let mut cells: Vec<Square> = (0..(c * r) as Square).collect();
+                cells.shuffle(&mut rng);
+                let n = rng.random_range(4..(c * r) as usize / 3);
+                let Some(b) = board(c, r, 5, &cells[..n]) else {
+                    continue;
+                };
+                for p in 0..2 {
+                    let fresh = Pairer::new().pairs(&b, p);
+                    assert_eq!(shared.pairs(&b, p), fresh, "{c}x{r} {:?}", &cells[..n]);
+                    found += usize::from(fresh.is_some());
+                }
+            }
+        }
+        assert!(found > 100, "{found}");
     }
 
     /// A pairing the grouping finds and one pair per window cannot: (6,6,5) after a stone in
