@@ -235,6 +235,45 @@ impl Board {
         (best.0 ^ TO_MOVE[1 - p], best.1)
     }
 
+    /// The cells of `moves` worth searching for the side to move: those no other cell of
+    /// `moves` dominates (of cells that dominate each other, the lowest).
+    ///
+    /// A cell `d` dominates `c` when every window through `c` that is still open for either
+    /// player (no stone of the other) also goes through `d`. Then, for either side to move,
+    /// a stone on `d` is at least as good as one on `c`: a player who can win (or stop the
+    /// other from winning) after the stone on `c` can do the same after the stone on `d`, by
+    /// playing the same strategy with `c` and `d` swapped. Every window either player can
+    /// still complete that meets one of the two cells meets both, so the swap changes no
+    /// window's outcome. Cells in no open window at all (dead cells) are dominated by every
+    /// other cell. The relation depends only on which windows are open, so it stays true
+    /// with extra attacker stones outside a zone that holds the searched moves.
+    pub fn undominated(&self, moves: u64) -> u64 {
+        let mut dominators = [0u64; MAX_CELLS];
+        for c in cells_of(moves) {
+            let mut d = moves & !(1 << c);
+            for &l in &self.cell_lines[c] {
+                let n = self.counts[l as usize];
+                if n[0] == 0 || n[1] == 0 {
+                    d &= self.lines[l as usize];
+                    if d == 0 {
+                        break;
+                    }
+                }
+            }
+            dominators[c] = d;
+        }
+        let mut keep = moves;
+        for c in cells_of(moves) {
+            // Pruned if a dominator is strictly better, or equal and lower (so that one of
+            // each class of equals stays).
+            let pruned = cells_of(dominators[c]).any(|d| dominators[d] >> c & 1 == 0 || d < c);
+            if pruned {
+                keep &= !(1 << c);
+            }
+        }
+        keep
+    }
+
     /// Whether a symmetry other than the identity maps the stones onto themselves (only then
     /// can two moves lead to equivalent positions).
     #[inline]

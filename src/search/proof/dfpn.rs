@@ -384,6 +384,7 @@ impl Dfpn<'_> {
                 moves &= t;
             }
         }
+        let moves = self.board.undominated(moves);
         let mut scored: Vec<(u32, usize)> = cells_of(moves)
             .map(|sq| (self.board.move_score(sq, side, a, ORDER), sq))
             .collect();
@@ -450,6 +451,12 @@ impl Dfpn<'_> {
                 dn,
                 dup,
             });
+            // A defender's reply that leaves the attacker unable to win settles the node:
+            // the replies after it are neither settled nor looked up (the node's zone is its
+            // first such reply's, as it would be with every reply generated).
+            if side != a && dn == 0 {
+                break;
+            }
         }
     }
 
