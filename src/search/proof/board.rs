@@ -274,6 +274,12 @@ impl Board {
         keep
     }
 
+    /// Whether the last move was a pass.
+    #[inline]
+    pub fn after_pass(&self) -> bool {
+        self.history.last() == Some(&None)
+    }
+
     /// Whether a symmetry other than the identity maps the stones onto themselves (only then
     /// can two moves lead to equivalent positions).
     #[inline]

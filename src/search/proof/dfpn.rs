@@ -32,6 +32,13 @@ const VCF_BUDGET: u32 = 200;
 /// The weight of each missing empty cell in a new attacker node's disproof number.
 const EXCESS_WEIGHT: u32 = 32;
 
+/// How many slots short of a pairing the defender may be, before its move, for its replies
+/// to be settled (a pairing looked for after each) as they are generated. A stone frees the
+/// slots of at most two groups on each of its four lines, but a pairing a reply away from a
+/// greater shortfall was rare: measured on (8,7,5), 4,239,735 nodes in 86 s with 10, 4.56 M
+/// with 16 (every reply settled: 4.84 M nodes, 218 s); with 8, more than 7 M.
+const FAR_SHORTFALL: usize = 10;
+
 /// Move ordering. The defender's blocks count twice: its replies are what a disproof is
 /// made of (measured: a third fewer nodes for (6,6,5)).
 pub(crate) const ORDER: Order = Order { shift: 3, block: 2 };
@@ -252,8 +259,9 @@ impl Settled {
 }
 
 impl Dfpn<'_> {
-    /// Settles the node without a search where the rules or a pairing can.
-    fn settle(&mut self, vcf_budget: u32) -> Option<Settled> {
+    /// Settles the node without a search where the rules, a win by fours or (with
+    /// `pairing`) a pairing can.
+    fn settle(&mut self, vcf_budget: u32, pairing: bool) -> Option<Settled> {
         let a = self.attacker;
         let d = 1 - a;
         let b = &self.board;
@@ -271,7 +279,7 @@ impl Dfpn<'_> {
                 return Some(Settled::proven(1));
             }
         }
-        if let Some(zone) = self.pairer.zone(&self.board, a) {
+        if pairing && let Some(zone) = self.pairer.zone(&self.board, a) {
             return Some(Settled::disproven(zone));
         }
         if self.board.side == a {
@@ -279,6 +287,9 @@ impl Dfpn<'_> {
             if let Some(n) = self.vcf(VCF_DEPTH, &mut budget) {
                 return Some(Settled::proven(n));
             }
+        }
+        if !pairing {
+            return None;
         }
         // The windows the attacker can no longer fill with the stones it has left are dead:
         // a pairing of the others is a proof too, though one that extra attacker stones
@@ -340,6 +351,12 @@ impl Dfpn<'_> {
         }
         let a = self.attacker;
         let empty = self.board.empty();
+        self.board.make_null();
+        let far = self.far_from_pairing();
+        self.board.unmake();
+        if far {
+            return false;
+        }
         // Every reply is tried: with a line's windows sharing their pair, a pairing may
         // follow any of them (asking for one of at most a quarter of the empty cells, as
         // before, took (7,7,5) 32,691 nodes, every reply 27,632).
@@ -354,6 +371,15 @@ impl Dfpn<'_> {
             }
         }
         false
+    }
+
+    /// Whether the defender, to move, is so far from a pairing against the attacker that
+    /// one more stone is unlikely to bring it within reach: the greedy grouping's matching
+    /// is more than [`FAR_SHORTFALL`] slots short.
+    fn far_from_pairing(&mut self) -> bool {
+        self.quick_pairer
+            .shortfall(&self.board, self.attacker)
+            .is_some_and(|s| s > FAR_SHORTFALL)
     }
 
     /// Fills `kids` with the node's children: the null move alone, the moves in `zone`, or
@@ -395,6 +421,13 @@ impl Dfpn<'_> {
         // the most windows (measured: (6,6,5) in 13,893 nodes, was 92,302).
         let open_now = self.board.counts.iter().filter(|c| c[1 - a] == 0).count() as i64;
         let empties_after = self.board.empty().count_ones() as i64 - 1;
+        // After the attacker's pass every reply is settled: the drawing reply with the least
+        // zone leaves the fewest attacker moves to search at the node that passed.
+        let after_pass = self.board.after_pass();
+        // Far from a pairing (the matching before the reply more than FAR_SHORTFALL slots
+        // short), the replies are not settled here but where they are searched: a pairing
+        // after one reply is then rare, and each costs a matching.
+        let far = side != a && self.far_from_pairing();
         for (_, sq) in scored {
             let (key, sym) = self.board.child_canonical(sq);
             let dup = symmetric && kids.iter().any(|k| k.key == key);
@@ -413,14 +446,17 @@ impl Dfpn<'_> {
                 _ if dup => (1, 1),
                 Some(e) => (e.pn, e.dn),
                 // The defender's replies are settled where they stand: one that leaves a
-                // pairing ends the search here without a visit.
+                // pairing ends the search here without a visit. Far from a pairing, only
+                // the rules and the fours search are tried; the pairing waits for the visit.
                 None if side != a => {
                     self.board.make(sq);
-                    let settled = self.settle(VCF_BUDGET);
+                    let settled = self.settle(VCF_BUDGET, !far);
                     // An unsettled reply is stored too, so that the parent's next visit
-                    // (df-pn comes back to a node many times) does not settle it again.
-                    self.table.store(match &settled {
-                        Some(st) => Entry {
+                    // (df-pn comes back to a node many times) does not settle it again;
+                    // not one whose pairing is still to be looked for.
+                    match &settled {
+                        None if far => {}
+                        Some(st) => self.table.store(Entry {
                             key,
                             pn: st.pn,
                             dn: st.dn,
@@ -428,16 +464,16 @@ impl Dfpn<'_> {
                             work: 1,
                             dist: st.dist,
                             stage: STAGE_ALL,
-                        },
-                        None => Entry {
+                        }),
+                        None => self.table.store(Entry {
                             key,
                             pn: init.0,
                             dn: init.1,
                             work: 0,
                             stage: STAGE_NEW,
                             ..Entry::default()
-                        },
-                    });
+                        }),
+                    }
                     self.board.unmake();
                     settled.map_or(init, |st| (st.pn, st.dn))
                 }
@@ -454,7 +490,7 @@ impl Dfpn<'_> {
             // A defender's reply that leaves the attacker unable to win settles the node:
             // the replies after it are neither settled nor looked up (the node's zone is its
             // first such reply's, as it would be with every reply generated).
-            if side != a && dn == 0 {
+            if side != a && dn == 0 && !after_pass {
                 break;
             }
         }
@@ -503,7 +539,7 @@ impl Dfpn<'_> {
         }
         // A stored node was found unsettled already.
         if stored.is_none()
-            && let Some(s) = self.settle(VCF_BUDGET)
+            && let Some(s) = self.settle(VCF_BUDGET, true)
         {
             self.table.store(Entry {
                 key,
@@ -718,7 +754,11 @@ impl Dfpn<'_> {
                 zone |= 1 << kid.mv | self.kid_zone(kid);
             }
             e.zone = zone;
-        } else if let Some(kid) = kids.iter().find(|k| self.kid_numbers(k).1 == 0) {
+        } else if let Some(kid) = kids
+            .iter()
+            .filter(|k| self.kid_numbers(k).1 == 0)
+            .min_by_key(|k| (1u64 << k.mv | self.kid_zone(k)).count_ones())
+        {
             e.zone = 1 << kid.mv | self.kid_zone(kid);
         } else {
             e.zone = self.board.empty();

@@ -260,6 +260,44 @@ impl Pairer {
         if 2 * self.lines.len() > empty.count_ones() as usize || self.lines.len() > MAX_GROUPS {
             return false;
         }
+        // The plain matching first; regroupings only where it falls a few slots short.
+        let most = if self.regrouping { SHORT_REGROUPED } else { 0 };
+        self.match_plain(most);
+        let failed = std::mem::take(&mut self.failed);
+        let mut matched = failed.is_empty();
+        if !matched && failed.len() <= most {
+            let mut regroupings = REGROUPINGS;
+            matched = failed.iter().all(|&slot| {
+                // A dropped group's slot: the regrouping that dropped it matched the new ones.
+                if self.lines[slot / 2] == 0 {
+                    return true;
+                }
+                self.visited = 0;
+                self.augment(slot) || self.regroup(slot, &mut regroupings)
+            });
+        }
+        self.failed = failed;
+        matched
+    }
+
+    /// How many slots the matching of the greedy grouping of the windows open for `p`
+    /// leaves without a cell (0 when it is a pairing), or `None` when one of those windows
+    /// has fewer than two empty cells. A measure of how far `p`'s opponent is from a pairing.
+    pub fn shortfall(&mut self, board: &Board, p: usize) -> Option<usize> {
+        self.learn_lines(board);
+        let regrouping = std::mem::replace(&mut self.regrouping, false);
+        let grouped = self.group(board, p, usize::MAX);
+        self.regrouping = regrouping;
+        if !grouped || self.lines.len() > MAX_GROUPS {
+            return None;
+        }
+        self.match_plain(usize::MAX);
+        Some(self.failed.len())
+    }
+
+    /// Kuhn's matching of the groups' slots to empty cells; the slots it leaves without a
+    /// cell go to `self.failed`, and it stops once more than `most` have.
+    fn match_plain(&mut self, most: usize) {
         // All of it: a regrouping frees cells by their holders, and cells past this board's
         // may hold slots of a larger board's last matching.
         self.owner.fill(FREE);
@@ -276,8 +314,6 @@ impl Pairer {
                 self.owner[cell] = slot as u8;
             }
         }
-        // The plain matching first; regroupings only where it falls a few slots short.
-        let most = if self.regrouping { SHORT_REGROUPED } else { 0 };
         let mut failed = std::mem::take(&mut self.failed);
         failed.clear();
         // A failed search leaves the matching as it was, so the cells it visited lead to
@@ -294,20 +330,7 @@ impl Pairer {
             }
         }
         self.pending = pending;
-        let mut matched = failed.is_empty();
-        if !matched && failed.len() <= most {
-            let mut regroupings = REGROUPINGS;
-            matched = failed.iter().all(|&slot| {
-                // A dropped group's slot: the regrouping that dropped it matched the new ones.
-                if self.lines[slot / 2] == 0 {
-                    return true;
-                }
-                self.visited = 0;
-                self.augment(slot) || self.regroup(slot, &mut regroupings)
-            });
-        }
         self.failed = failed;
-        matched
     }
 
     /// After `slot` found no cell (the last augmenting search visited the cells
