@@ -18,7 +18,7 @@
 //! - a defender node disproven by its move b: b and the zone after b;
 //! - an attacker node: the null move's zone, and each move searched with its own zone.
 
-use super::board::{Board, Order, cells_of};
+use super::board::{Board, MAX_CELLS, Order, cells_of};
 use super::pairs::Pairer;
 use super::table::{Entry, INF, STAGE_ALL, STAGE_NEW, STAGE_NULL, STAGE_ZONE, Table};
 use std::sync::Arc;
@@ -428,8 +428,15 @@ impl Dfpn<'_> {
         // short), the replies are not settled here but where they are searched: a pairing
         // after one reply is then rare, and each costs a matching.
         let far = side != a && self.far_from_pairing();
-        for (_, sq) in scored {
-            let (key, sym) = self.board.child_canonical(sq);
+        // The children's keys first, and their table buckets read all together: the reads
+        // are independent, so the memory serves them at once rather than one miss after the
+        // other (the table is far larger than the caches).
+        let mut keys = [(0u64, 0usize); MAX_CELLS];
+        for (slot, &(_, sq)) in keys.iter_mut().zip(&scored) {
+            *slot = self.board.child_canonical(sq);
+        }
+        self.table.touch(keys[..scored.len()].iter().map(|k| k.0));
+        for (&(_, sq), &(key, sym)) in scored.iter().zip(&keys) {
             let dup = symmetric && kids.iter().any(|k| k.key == key);
             let init = if side != a {
                 let closed = self.board.cell_lines[sq]
