@@ -397,3 +397,91 @@ pub fn cells_of(mut set: u64) -> impl Iterator<Item = usize> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Position, Tables};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashMap;
+
+    /// The value of the position for the side to move by plain negamax over every move
+    /// (1 win, 0 draw, -1 loss): the oracle, sharing nothing with the search but the board.
+    fn value(b: &mut Board, memo: &mut HashMap<(u64, u64, usize), i8>) -> i8 {
+        if b.has_won(1 - b.side) {
+            return -1;
+        }
+        let empty = b.empty();
+        if empty == 0 {
+            return 0;
+        }
+        let key = (b.stones[0], b.stones[1], b.side);
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mut best = -1;
+        for sq in cells_of(empty) {
+            b.make(sq);
+            best = best.max(-value(b, memo));
+            b.unmake();
+            if best == 1 {
+                break;
+            }
+        }
+        memo.insert(key, best);
+        best
+    }
+
+    /// The best value among `moves`, by the oracle.
+    fn best_of(b: &mut Board, moves: u64, memo: &mut HashMap<(u64, u64, usize), i8>) -> i8 {
+        cells_of(moves)
+            .map(|sq| {
+                b.make(sq);
+                let v = -value(b, memo);
+                b.unmake();
+                v
+            })
+            .max()
+            .unwrap_or(-1)
+    }
+
+    #[test]
+    fn the_undominated_moves_keep_the_value() {
+        let mut rng = StdRng::seed_from_u64(16);
+        let mut pruned = 0;
+        // Enough stones that the oracle's tree stays small.
+        for (c, r, k, least) in [(4, 3, 3, 3), (4, 4, 3, 6), (4, 4, 4, 7), (5, 4, 4, 10)] {
+            let tables = Tables::new(Geometry::new(c, r, k).expect("a board"));
+            let mut memo = HashMap::new();
+            for _ in 0..60 {
+                let mut pos = Position::new(std::sync::Arc::clone(&tables));
+                let plies = rng.random_range(least..least + 5);
+                for _ in 0..plies {
+                    if pos.outcome().is_some() {
+                        break;
+                    }
+                    let empties: Vec<_> = pos.empty().iter().collect();
+                    pos.make(empties[rng.random_range(0..empties.len())]);
+                }
+                let Some(mut b) = Board::from_position(&pos) else {
+                    continue;
+                };
+                if pos.outcome().is_some() {
+                    continue;
+                }
+                let all = b.empty();
+                let kept = b.undominated(all);
+                assert!(kept != 0 && kept & !all == 0, "{pos:?}");
+                pruned += (all & !kept).count_ones();
+                assert_eq!(
+                    best_of(&mut b, kept, &mut memo),
+                    best_of(&mut b, all, &mut memo),
+                    "the moves kept in {pos:?} lose value"
+                );
+            }
+        }
+        // The test means something only if moves were pruned.
+        assert!(pruned > 100, "only {pruned} moves pruned");
+    }
+}
