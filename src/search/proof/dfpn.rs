@@ -422,8 +422,9 @@ impl Dfpn<'_> {
         // the most windows (measured: (6,6,5) in 13,893 nodes, was 92,302).
         let open_now = self.board.counts.iter().filter(|c| c[1 - a] == 0).count() as i64;
         let empties_after = self.board.empty().count_ones() as i64 - 1;
-        // After the attacker's pass every reply is settled: the drawing reply with the least
-        // zone leaves the fewest attacker moves to search at the node that passed.
+        // After the attacker's pass every reply is generated, so that the drawing reply with
+        // the least zone is found: it leaves the fewest attacker moves to search at the node
+        // that passed.
         let after_pass = self.board.after_pass();
         // Far from a pairing (the matching before the reply more than FAR_SHORTFALL slots
         // short), the replies are not settled here but where they are searched: a pairing
@@ -496,8 +497,8 @@ impl Dfpn<'_> {
                 dup,
             });
             // A defender's reply that leaves the attacker unable to win settles the node:
-            // the replies after it are neither settled nor looked up (the node's zone is its
-            // first such reply's, as it would be with every reply generated).
+            // the replies after it are neither settled nor looked up (the node's zone is
+            // that reply's).
             if side != a && dn == 0 && !after_pass {
                 break;
             }
