@@ -452,6 +452,7 @@ mod tests {
         let mut pruned = 0;
         // Enough stones that the oracle's tree stays small.
         for (c, r, k, least) in [(4, 3, 3, 3), (4, 4, 3, 6), (4, 4, 4, 7), (5, 4, 4, 10)] {
+            // The test's own constant geometries, all valid.
             let tables = Tables::new(Geometry::new(c, r, k).expect("a board"));
             let mut memo = HashMap::new();
             for _ in 0..60 {

@@ -428,8 +428,9 @@ impl Dfpn<'_> {
         let after_pass = self.board.after_pass();
         // Far from a pairing (the matching before the reply more than FAR_SHORTFALL slots
         // short), the replies are not settled here but where they are searched: a pairing
-        // after one reply is then rare, and each costs a matching.
-        let far = side != a && self.far_from_pairing();
+        // after one reply is then rare, and each costs a matching. Measured at the first
+        // reply not in the table: a node revisited with all its replies stored needs none.
+        let mut far = None;
         // The children's keys first, and their table buckets read all together: the reads
         // are independent, so the memory serves them at once rather than one miss after the
         // other (the table is far larger than the caches).
@@ -458,6 +459,7 @@ impl Dfpn<'_> {
                 // pairing ends the search here without a visit. Far from a pairing, only
                 // the rules and the fours search are tried; the pairing waits for the visit.
                 None if side != a => {
+                    let far = *far.get_or_insert_with(|| self.far_from_pairing());
                     self.board.make(sq);
                     let settled = self.settle(VCF_BUDGET, !far);
                     // An unsettled reply is stored too, so that the parent's next visit

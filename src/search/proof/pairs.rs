@@ -644,6 +644,7 @@ mod tests {
     #[test]
     fn one_pairer_serves_boards_of_every_shape() {
         let mut shared = Pairer::new();
+        // The test's own boards: valid geometries, legal moves and no winner.
         let big = board(8, 8, 5, &[]).expect("a board");
         assert!(shared.pairs(&big, 0).is_none());
         let x = [5, 6, 8, 31, 32, 33, 35, 37, 41, 43, 46, 48];
