@@ -17,6 +17,15 @@
 //!   attacker (so that extra stones complete none);
 //! - a defender node disproven by its move b: b and the zone after b;
 //! - an attacker node: the null move's zone, and each move searched with its own zone.
+//!
+//! A disproven attacker move's zone works as the pass's does, at no cost: if the defender's
+//! reply b to the move a leaves the attacker unable to win with zone Z (b in it), then b
+//! answers every attacker move m outside Z as well. The position after m and b has the
+//! attacker stones of the one after a, m and b but a, and the attacker cannot win there (m
+//! is an extra stone outside Z); a stone fewer never helps in freestyle. So at an attacker
+//! node only the moves inside every disproven sibling's zone are searched
+//! ([`Dfpn::live_cells`]), and the node's zone is its searched moves with their zones (each
+//! left-out move's answer depends on nothing more than its coverer's zone).
 
 use super::board::{Board, MAX_CELLS, Order, cells_of};
 use super::pairs::Pairer;
@@ -46,6 +55,12 @@ pub(crate) const ORDER: Order = Order { shift: 3, block: 2 };
 
 /// The null move among a node's children.
 const NULL: u8 = u8::MAX;
+
+/// Whether a child is disproven by a sibling's zone (see [`Dfpn::live_cells`]): not
+/// disproven itself, and outside the cells every disproven sibling's zone holds.
+fn covered(kid: &Kid, live: u64) -> bool {
+    kid.mv != NULL && kid.dn != 0 && live >> kid.mv & 1 == 0
+}
 
 /// How often the search reports its progress: the clock is read every 1024 nodes, a report
 /// is made when this much time has passed since the last.
@@ -507,6 +522,19 @@ impl Dfpn<'_> {
         }
     }
 
+    /// The cells in every disproven child's zone, at an attacker node (`attacker`): a move
+    /// outside a disproven move a's zone Z is disproven too, by the same reply. The position
+    /// after it has a subset of the attacker's stones after a and it (a stone fewer never
+    /// helps in freestyle), and Z's proof holds with an extra attacker stone outside Z.
+    fn live_cells(&self, kids: &[Kid], attacker: bool) -> u64 {
+        if !attacker {
+            return u64::MAX;
+        }
+        kids.iter()
+            .filter(|k| !k.dup && k.dn == 0)
+            .fold(u64::MAX, |live, k| live & self.kid_zone(k))
+    }
+
     /// A child's numbers.
     fn kid_numbers(&self, kid: &Kid) -> (u32, u32) {
         (kid.pn, kid.dn)
@@ -584,6 +612,7 @@ impl Dfpn<'_> {
             }
         };
         self.generate(&mut kids, stage == STAGE_NULL, zone_of(stage, null_zone));
+        let mut live = self.live_cells(&kids, attacker_node && stage != STAGE_NULL);
         let (mut pn, mut dn);
         let mut result = Entry::default();
         loop {
@@ -593,12 +622,14 @@ impl Dfpn<'_> {
                     // The attacker wins even after passing: no zone to restrict the moves.
                     stage = STAGE_ALL;
                     self.generate(&mut kids, false, u64::MAX);
+                    live = self.live_cells(&kids, true);
                     continue;
                 }
                 if cd == 0 {
                     stage = STAGE_ZONE;
                     null_zone = self.kid_zone(&kids[0]);
                     self.generate(&mut kids, false, null_zone);
+                    live = self.live_cells(&kids, true);
                     continue;
                 }
                 pn = cp;
@@ -606,7 +637,7 @@ impl Dfpn<'_> {
             } else if attacker_node {
                 pn = INF;
                 let mut sum = 0u64;
-                for kid in kids.iter().filter(|k| !k.dup) {
+                for kid in kids.iter().filter(|k| !k.dup && !covered(k, live)) {
                     let (cp, cd) = self.kid_numbers(kid);
                     pn = pn.min(cp);
                     sum += cd as u64;
@@ -640,7 +671,7 @@ impl Dfpn<'_> {
                 };
             }
             if pn == 0 || dn == 0 {
-                result = self.conclude(&kids, attacker_node, stage, null_zone, pn == 0);
+                result = self.conclude(&kids, attacker_node, stage, null_zone, pn == 0, live);
                 break;
             }
             if pn >= th_pn || dn >= th_dn {
@@ -654,7 +685,11 @@ impl Dfpn<'_> {
                 let mut best = usize::MAX;
                 let (mut v1, mut v2) = (INF, INF);
                 let mut other = 0u32;
-                for (i, kid) in kids.iter().enumerate().filter(|(_, k)| !k.dup) {
+                for (i, kid) in kids
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| !k.dup && !covered(k, live))
+                {
                     let (cp, cd) = self.kid_numbers(kid);
                     let v = if attacker_node { cp } else { cd };
                     if v < v1 {
@@ -686,7 +721,7 @@ impl Dfpn<'_> {
                 let others = kids
                     .iter()
                     .enumerate()
-                    .filter(|&(i, k)| i != best && !k.dup)
+                    .filter(|&(i, k)| i != best && !k.dup && !covered(k, live))
                     .map(|(_, k)| (k.pn, k.dn));
                 let (mut least, mut sum) = (INF, 0u64);
                 for (cp, cd) in others {
@@ -711,6 +746,9 @@ impl Dfpn<'_> {
             self.board.unmake();
             kids[best].pn = cp;
             kids[best].dn = cd;
+            if cd == 0 && attacker_node {
+                live &= self.kid_zone(&kids[best]);
+            }
             if self.aborted {
                 self.kids[ply] = kids;
                 return (pn, dn);
@@ -745,6 +783,7 @@ impl Dfpn<'_> {
         stage: u8,
         null_zone: u64,
         proven: bool,
+        live: u64,
     ) -> Entry {
         let mut e = Entry::default();
         if proven {
@@ -761,7 +800,7 @@ impl Dfpn<'_> {
         } else if attacker_node {
             // Every move searched, with its zone; the pass's zone covers the others.
             let mut zone = if stage == STAGE_ZONE { null_zone } else { 0 };
-            for kid in kids {
+            for kid in kids.iter().filter(|k| !covered(k, live)) {
                 zone |= 1 << kid.mv | self.kid_zone(kid);
             }
             e.zone = zone;
