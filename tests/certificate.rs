@@ -16,10 +16,17 @@
 //! - `defender` (one reply b): b and the child's zone (b stays empty, and the child sees
 //!   the same extra stones);
 //! - `attacker-zone P / moves`: the position with the defender to move (the attacker
-//!   passed) is node P; the moves must include every empty cell of P's zone, and the
-//!   attacker's other moves are answered as P says: the position after such a move m with
-//!   extra stones E is P's with the attacker stones E and m, all outside P's zone. Its zone
-//!   is the moves and their children's zones;
+//!   passed) is node P; the moves must include every empty cell of P's zone (from version
+//!   4, but for those covered as below), and the attacker's other moves are answered as P
+//!   says: the position after such a move m with extra stones E is P's with the attacker
+//!   stones E and m, all outside P's zone. Its zone is P's zone, the moves and their
+//!   children's zones;
+//! - `attacker-cover moves` (version 4): every empty cell not among the moves must be
+//!   outside the zone of a listed move's child. Such a move m, outside the zone Z of the
+//!   child after move c, with extra stones E outside the node's zone: the position has the
+//!   attacker stones of the child's with E and m but c, all of E and m outside Z, and a
+//!   stone fewer never helps the attacker (freestyle). Its zone is the moves and their
+//!   children's zones;
 //! - any other node (`attacker`, `pairing-in-time`, ...): every empty cell, so no extra
 //!   stone at all: the node is checked as it stands.
 //!
@@ -40,6 +47,8 @@ struct Cert {
     k: usize,
     /// 1 for x, 2 for o.
     attacker: u8,
+    /// The format's version (covers from 4).
+    version: u32,
     wins: bool,
     /// Each node's kind, squares (moves or pairs) and links: the node each move leads to
     /// and the symmetry (0 to 7) to see the position through.
@@ -80,11 +89,13 @@ fn square(name: &str, columns: usize, rows: usize) -> Result<usize, String> {
 fn parse(text: &str) -> Result<Cert, String> {
     let mut lines = text.lines();
     // Version 2 added the symmetries of links, version 3 zones (`attacker-zone`, `won`
-    // with cells) and dropped `attacker-pass`; older files read the same.
+    // with cells) and dropped `attacker-pass`, version 4 covers (`attacker-cover`, and
+    // `attacker-zone` leaving out covered cells); older files read the same.
     let version = match lines.next() {
         Some("kinrow certificate 1") => 1,
         Some("kinrow certificate 2") => 2,
         Some("kinrow certificate 3") => 3,
+        Some("kinrow certificate 4") => 4,
         _ => return Err("not a certificate".into()),
     };
     let board: Vec<usize> = lines
@@ -144,7 +155,8 @@ fn parse(text: &str) -> Result<Cert, String> {
             rest.drain(..=slash);
         }
         match kind.as_str() {
-            "attacker" | "defender" | "attacker-pass" | "attacker-zone" => {
+            "attacker-cover" if version < 4 => return Err(format!("bad node {line}")),
+            "attacker" | "defender" | "attacker-pass" | "attacker-zone" | "attacker-cover" => {
                 for pair in rest.chunks(2) {
                     let [sq, id] = pair else {
                         return Err("odd move list".into());
@@ -182,6 +194,7 @@ fn parse(text: &str) -> Result<Cert, String> {
         rows,
         k,
         attacker,
+        version,
         wins,
         nodes,
     })
@@ -380,7 +393,7 @@ impl Checker {
                     all_empty
                 }
             }
-            "attacker" | "defender" | "attacker-pass" | "attacker-zone" => {
+            "attacker" | "defender" | "attacker-pass" | "attacker-zone" | "attacker-cover" => {
                 let side = if kind == "defender" { d } else { a };
                 if side != to_move {
                     return Err(format!("node {id}: {kind} is not to move"));
@@ -436,37 +449,55 @@ impl Checker {
                     to_answer.retain(|&c| c == reply || used[c]);
                 }
                 let mut zone = 0u64;
-                if kind == "attacker-zone" {
+                // The cells whose moves must be listed or covered by a listed move's child.
+                let mut to_cover = 0u64;
+                if kind == "attacker-zone" || kind == "attacker-cover" {
                     if self.cert.wins {
                         return Err(format!("node {id}: a zone for a win"));
                     }
+                    to_cover = all_empty;
+                }
+                if kind == "attacker-zone" {
                     let link = pass_link.ok_or("no pass")?;
                     // The position after the pass: the same stones, the defender to move.
                     let pass_zone = self.follow(link, cells, d)?;
-                    // The moves are the zone: they must hold every cell the pass's strategy
-                    // depends on.
-                    if pass_zone & !set(&moves) != 0 {
+                    // The moves off the pass's zone are answered as after the pass; those
+                    // on it are listed (or, from version 4, covered).
+                    to_cover = pass_zone;
+                    if self.cert.version < 4 && pass_zone & !set(&moves) != 0 {
                         return Err(format!(
                             "node {id}: the zone leaves out a cell the pass's node depends on"
                         ));
                     }
-                    zone = set(&moves);
+                    zone = pass_zone;
+                }
+                if kind == "attacker-zone" || kind == "attacker-cover" {
                     // Only the moves listed need their own nodes.
                     to_answer.retain(|c| moves.contains(c));
                 }
                 if side != owner && sorted != to_answer {
                     return Err(format!("node {id}: not every reply is answered"));
                 }
+                // The cells inside every listed move's child's zone: a cell to cover must
+                // be listed or outside one of them.
+                let mut live = u64::MAX;
                 for (&c, &link) in moves.iter().zip(&links) {
                     cells[c] = to_move;
                     let child = self.follow(link, cells, 3 - to_move);
                     cells[c] = 0;
-                    zone |= 1 << c | child?;
+                    let child = child?;
+                    zone |= 1 << c | child;
+                    live &= child;
+                }
+                if to_cover & live & !set(&moves) != 0 {
+                    return Err(format!(
+                        "node {id}: a move left out is inside every listed move's zone"
+                    ));
                 }
                 match kind.as_str() {
                     // One reply: it and its child's zone.
                     "defender" if !self.cert.wins => zone,
-                    "attacker-zone" => zone,
+                    "attacker-zone" | "attacker-cover" => zone,
                     _ => all_empty,
                 }
             }
@@ -479,10 +510,15 @@ impl Checker {
 
 /// Checks a certificate of the game from the empty board; returns its claim.
 fn check(text: &str) -> Result<(u8, bool), String> {
+    checked(text).map(|c| (c.cert.attacker, c.cert.wins))
+}
+
+/// Checks a certificate of the game from the empty board; the checker, with the position
+/// and zone it found for each node.
+fn checked(text: &str) -> Result<Checker, String> {
     let cert = parse(text)?;
     let windows = windows(cert.columns, cert.rows, cert.k);
     let mut cells = vec![0u8; cert.columns * cert.rows];
-    let claim = (cert.attacker, cert.wins);
     if cert.attacker != 1 {
         return Err("from the empty board x moves first".into());
     }
@@ -492,7 +528,7 @@ fn check(text: &str) -> Result<(u8, bool), String> {
         checked: HashMap::new(),
     };
     checker.check(0, &mut cells, 1)?;
-    Ok(claim)
+    Ok(checker)
 }
 
 fn certificate(c: u32, r: u32, k: u32) -> String {
@@ -553,7 +589,7 @@ fn certificates_of_small_games_check() {
 #[test]
 fn the_certificate_of_7_7_5_checks() {
     let text = certificate_with(7, 7, 5, 16);
-    assert!(text.starts_with("kinrow certificate 3\n"));
+    assert!(text.starts_with("kinrow certificate 4\n"));
     assert_eq!(check(&text), Ok((1, false)));
 }
 
@@ -586,6 +622,41 @@ fn version_2_certificates_still_check() {
     assert!(check(&joined(&v3)).is_err());
 }
 
+/// A version 3 certificate of (4,4,4), as kinrow wrote it before covers: still read and
+/// checked, with its rules (every cell of a pass's zone listed, no `attacker-cover`).
+const VERSION_3: &str = "kinrow certificate 3
+board 4 4 4
+claim x cannot win
+nodes 9
+0 attacker-zone 7 / a1 5 b1 3 c1 3:1 d1 5:1 a2 3:4 b2 1 c2 1:1 d2 3:6 a3 3:5 b3 1:2 c3 1:3 d3 3:7 a4 5:2 b4 3:2 c4 3:3
+1 defender a1 2
+2 pairing a2 d2 a3 b3 a4 c4 b1 b4 c1 c3 d3 d4 d1 c2
+3 defender a1 4
+4 pairing a2 d2 a3 b3 a4 c4 b2 b4 c1 c3 d3 d4 d1 c2
+5 defender d1 6
+6 pairing c2 d2 b3 d3 a4 b4 a2 a3 b1 b2 c1 c4 c3 d4
+7 defender a1 8
+8 pairing a2 b2 a3 c3 a4 b4 b1 b3 c1 c4 d2 d3 d1 c2
+";
+
+#[test]
+fn version_3_certificates_still_check() {
+    assert_eq!(check(VERSION_3), Ok((1, false)));
+    let lines = lines_of(VERSION_3);
+    // A move of the pass's zone left out: version 3 lists them all.
+    let mut cut = lines.clone();
+    cut[4] = cut[4].replacen(" b2 1", "", 1);
+    assert!(check(&joined(&cut)).is_err());
+    // No cover nodes in version 3.
+    let mut cover = lines;
+    cover[4] = cover[4].replacen("attacker-zone 7 /", "attacker-cover", 1);
+    assert!(check(&joined(&cover)).is_err());
+    // Nor in version 4 without the pass: d4, off the pass's zone, is not listed, and every
+    // listed move's zone holds it.
+    cover[0] = "kinrow certificate 4".into();
+    assert!(check(&joined(&cover)).is_err());
+}
+
 #[test]
 fn corrupted_certificates_are_refused() {
     let good = certificate(3, 3, 3);
@@ -594,15 +665,12 @@ fn corrupted_certificates_are_refused() {
     // The claim turned around.
     let flipped = good.replacen("claim x cannot win", "claim x wins", 1);
     assert!(check(&flipped).is_err());
-    // An attacker node with one answer left out.
-    let i = lines
-        .iter()
-        .position(|l| l.contains(" attacker "))
-        .expect("an attacker node");
-    let mut cut = lines.clone();
-    let words: Vec<&str> = lines[i].split(' ').collect();
-    cut[i] = words[..words.len() - 2].join(" ");
-    assert!(check(&joined(&cut)).is_err());
+    // An attacker node with an answer left out that no other answer's zone covers.
+    let (i, head, moves, _) = omissions(&good)
+        .into_iter()
+        .find(|o| o.3)
+        .expect("an answer no other covers");
+    assert!(check(&joined(&without(&lines, i, &head, &moves))).is_err());
     // A pairing with a pair taken apart.
     let j = lines
         .iter()
@@ -649,55 +717,118 @@ fn corrupted_certificates_are_refused() {
     assert!(refused > 0, "{refused} of {links} wrong symmetries refused");
 }
 
-/// The `attacker-zone` nodes of a certificate, by line: the words before the slash and
-/// the moves after it, two words each.
+/// The `attacker-zone` and `attacker-cover` nodes of a certificate, by line: the words
+/// before the moves (through the slash), the moves (two words each).
 fn zone_nodes(lines: &[String]) -> Vec<(usize, Vec<String>, Vec<[String; 2]>)> {
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let words: Vec<String> = line.split(' ').map(str::to_string).collect();
-        if words.get(1).map(String::as_str) != Some("attacker-zone") {
-            continue;
-        }
-        let slash = words.iter().position(|w| w == "/").expect("a slash");
-        let moves = words[slash + 1..]
+        let first = match words.get(1).map(String::as_str) {
+            Some("attacker-zone") => words.iter().position(|w| w == "/").expect("a slash") + 1,
+            Some("attacker-cover") => 2,
+            _ => continue,
+        };
+        let moves = words[first..]
             .chunks(2)
             .map(|m| [m[0].clone(), m[1].clone()])
             .collect();
-        out.push((i, words[..=slash].to_vec(), moves));
+        out.push((i, words[..first].to_vec(), moves));
     }
     out
 }
 
-#[test]
-fn zones_that_leave_out_a_cell_are_refused() {
-    // The writer's zones are exactly the cells the pass's strategy depends on: leaving any
-    // move out of one (the attacker's move there then answered as after the pass) is
-    // refused, on every zone node of (3,3,3), (4,4,4) and (5,4,4).
-    for (c, r, k) in [(3, 3, 3), (4, 4, 4), (5, 4, 4)] {
-        let good = certificate(c, r, k);
-        assert!(check(&good).is_ok());
-        let lines = lines_of(&good);
-        let nodes = zone_nodes(&lines);
-        assert!(!nodes.is_empty(), "{c}x{r} k={k} has zone nodes");
-        for (i, head, moves) in &nodes {
-            for left_out in 0..moves.len() {
-                let mut words = head.clone();
-                for (m, mv) in moves.iter().enumerate() {
-                    if m != left_out {
-                        words.extend(mv.iter().cloned());
-                    }
-                }
-                let mut cut = lines.clone();
-                cut[*i] = words.join(" ");
-                assert!(
-                    check(&joined(&cut)).is_err(),
-                    "{c}x{r} k={k}: {} without {}",
-                    lines[*i],
-                    moves[left_out][0]
-                );
-            }
+/// Each listed move of the certificate's zone and cover nodes, as a line (the node's line,
+/// its words before the moves, the moves without this one) and whether leaving it out
+/// must be refused: whether some cell whose move must be answered (the pass's zone's at
+/// an `attacker-zone` node, any empty one at an `attacker-cover` node) would then be
+/// neither listed nor outside a listed move's node's zone, as the checker found the zones
+/// of the whole certificate.
+#[allow(clippy::type_complexity)]
+fn omissions(text: &str) -> Vec<(usize, Vec<String>, Vec<[String; 2]>, bool)> {
+    let checker = checked(text).expect("the certificate checks");
+    let lines = lines_of(text);
+    let n = checker.cert.columns * checker.cert.rows;
+    // A link's node's zone, back in the linking position's cells.
+    let zone_of = |link: &str| {
+        let (id, sym) = link.split_once(':').unwrap_or((link, "0"));
+        let id: usize = id.parse().expect("a node id");
+        let sym: u8 = sym.parse().expect("a symmetry");
+        checker.zone_back(checker.checked[&id].2, sym, n)
+    };
+    let square = |name: &str| square(name, checker.cert.columns, checker.cert.rows).unwrap();
+    let mut out = Vec::new();
+    for (i, head, moves) in zone_nodes(&lines) {
+        let id: usize = head[0].parse().expect("a node id");
+        let cells = &checker.checked[&id].0;
+        let empty = (0..n)
+            .filter(|&c| cells[c] == 0)
+            .fold(0u64, |z, c| z | 1 << c);
+        let to_cover = if head[1] == "attacker-zone" {
+            zone_of(&head[2])
+        } else {
+            empty
+        };
+        for left_out in 0..moves.len() {
+            let others: Vec<[String; 2]> = moves
+                .iter()
+                .enumerate()
+                .filter(|&(m, _)| m != left_out)
+                .map(|(_, mv)| mv.clone())
+                .collect();
+            let live = others.iter().fold(u64::MAX, |l, mv| l & zone_of(&mv[1]));
+            let listed = others.iter().fold(0u64, |z, mv| z | 1 << square(&mv[0]));
+            let refuse = to_cover & live & !listed != 0;
+            out.push((i, head.clone(), others, refuse));
         }
     }
+    out
+}
+
+/// The certificate's lines with line `i` made of `head` and `moves`.
+fn without(lines: &[String], i: usize, head: &[String], moves: &[[String; 2]]) -> Vec<String> {
+    let mut words = head.to_vec();
+    words.extend(moves.iter().flatten().cloned());
+    let mut cut = lines.to_vec();
+    cut[i] = words.join(" ");
+    cut
+}
+
+#[test]
+fn moves_left_out_of_zones_and_covers_are_refused_unless_covered() {
+    // Leaving a listed move out of a zone or cover node (the attacker's move there then
+    // answered by the pass or by another move's reply) is refused exactly when it leaves a
+    // move to answer inside every listed move's zone, on every such node of (3,3,3),
+    // (4,4,4) and (5,4,4).
+    let (mut refused, mut accepted) = (0, 0);
+    for (c, r, k) in [(3, 3, 3), (4, 4, 4), (5, 4, 4)] {
+        let good = certificate(c, r, k);
+        let lines = lines_of(&good);
+        let omissions = omissions(&good);
+        assert!(
+            omissions.iter().any(|o| o.3),
+            "{c}x{r} k={k}: moves that must stay"
+        );
+        for (i, head, moves, refuse) in omissions {
+            if refuse {
+                refused += 1;
+            } else {
+                accepted += 1;
+            }
+            let cut = joined(&without(&lines, i, &head, &moves));
+            assert_eq!(
+                check(&cut).is_err(),
+                refuse,
+                "{c}x{r} k={k}: {} cut to {}",
+                lines[i],
+                without(&lines, i, &head, &moves)[i]
+            );
+        }
+    }
+    // Both kinds met (measured: 142 refused, 4 accepted).
+    assert!(
+        refused > 0 && accepted > 0,
+        "{refused} refused, {accepted} accepted"
+    );
 }
 
 #[test]
@@ -707,7 +838,10 @@ fn wrong_passes_and_won_zones_are_refused() {
     let nodes = zone_nodes(&lines);
     // A zone node whose pass leads to another node (of another position, or one whose zone
     // is not the moves): refused, whichever node it names.
-    let (i, head, moves) = &nodes[0];
+    let (i, head, moves) = nodes
+        .iter()
+        .find(|n| n.1[1] == "attacker-zone")
+        .expect("a zone node");
     let mut refused = 0;
     let mut tried = 0;
     for other in 1..lines.len() - 4 {

@@ -208,11 +208,11 @@ pub fn progress_text(p: &bench::SolveProgress) -> String {
 /// A certificate as text, one node a line, for a checker that knows nothing of kinrow:
 ///
 /// ```text
-/// kinrow certificate 3
+/// kinrow certificate 4
 /// board 4 4 4
 /// claim x cannot win
 /// nodes 3
-/// 0 attacker a1 1 b1 2:1 ...
+/// 0 attacker-cover a1 1 b1 2:1 ...
 /// 1 defender b2 5
 /// 2 pairing a1 a2 b1 c2
 /// 3 attacker-zone 4 / a1 5 a2 6 b2 7 c1 8 c3 9
@@ -233,14 +233,24 @@ pub fn progress_text(p: &bench::SolveProgress) -> String {
 /// Zones (version 3), in a certificate that the attacker cannot win: a node's zone is a set
 /// of empty cells such that its strategy still holds with attacker stones added on any
 /// empty cells outside it. `attacker-zone P / M1 N1 ...` is an attacker node whose moves
-/// after the slash (each with its node) are the cells of the zone of node P, the node of
-/// the same position with the defender to move (the attacker having passed); the
-/// attacker's moves elsewhere are answered as P says, since the position after one is P's
-/// with an attacker stone outside P's zone. A `won` node there lists its zone: empty cells
-/// that meet every window without a defender stone. The zones of the other kinds follow
-/// from them: a pairing's are its cells; a defender node's its reply and its child's zone;
-/// an `attacker-zone` node's the moves and their children's zones; an `attacker` node's,
-/// a `pairing-in-time`'s and a `full` board's every empty cell. (Version 2 had no zones and
+/// after the slash (each with its node) are on the zone of node P, the node of the same
+/// position with the defender to move (the attacker having passed); the attacker's moves
+/// elsewhere are answered as P says, since the position after one is P's with an attacker
+/// stone outside P's zone. A `won` node there lists its zone: empty cells that meet every
+/// window without a defender stone. The zones of the other kinds follow from them: a
+/// pairing's are its cells; a defender node's its reply and its child's zone; an
+/// `attacker-zone` node's P's zone, the moves and their children's zones; an
+/// `attacker-cover` node's the moves and their children's zones; an `attacker` node's, a
+/// `pairing-in-time`'s and a `full` board's every empty cell.
+///
+/// Covers (version 4): an `attacker-cover M1 N1 ...` node lists some of the attacker's
+/// moves, and each move it leaves out must be outside the zone of a listed move's node: a
+/// move m outside the zone Z of the node after M is answered as after M, since the position
+/// after m has the attacker stones of the one after M and m but M (a stone fewer never helps
+/// the attacker) and m is outside Z. An `attacker-zone` node may likewise leave out cells of
+/// P's zone that are outside a listed move's node's zone; version 3 listed all of them, and
+/// had `attacker` nodes (every move listed) where version 4 has `attacker-cover`. (Version 2
+/// had no zones and
 /// an `attacker-pass R P1 P2 ... / M1 N1 ...` node instead, answered by R off the cells of
 /// R and of the pairing P1 P2 ...; version 1 had no symmetries either.)
 pub fn certificate_text(
@@ -251,7 +261,7 @@ pub fn certificate_text(
     use std::fmt::Write;
     let letter = if cert.attacker == 0 { 'x' } else { 'o' };
     let mut out = String::new();
-    let _ = writeln!(out, "kinrow certificate 3");
+    let _ = writeln!(out, "kinrow certificate 4");
     let _ = writeln!(
         out,
         "board {} {} {}",
@@ -291,6 +301,7 @@ pub fn certificate_text(
                 ("", moves, &[], &[])
             }
             Node::Attacker(m) => ("attacker", m, &[], &[]),
+            Node::AttackerCover(m) => ("attacker-cover", m, &[], &[]),
             Node::Defender(m) => ("defender", m, &[], &[]),
             Node::Won(zone) => ("won", &[], &[], zone),
             Node::Full => ("full", &[], &[], &[]),

@@ -89,6 +89,12 @@ pub enum Node {
     /// The attacker to move: its moves and the nodes they lead to (every empty cell when
     /// the claim is that it cannot win, one when it is that it wins).
     Attacker(Vec<Edge>),
+    /// The attacker to move, in a certificate that it cannot win: the moves listed with
+    /// their nodes, and every other move outside the zone of some listed move's node. Such
+    /// a move m, outside the zone Z of the node after a, is answered as after a: the
+    /// position after m has the attacker stones of the one after a and m but a, and m is a
+    /// stone outside Z, which Z allows (a stone fewer never helps the attacker).
+    AttackerCover(Vec<Edge>),
     /// The defender to move: likewise (one reply, or every empty cell).
     Defender(Vec<Edge>),
     /// The player who moved last completed a window. In a certificate that the attacker
@@ -103,7 +109,8 @@ pub enum Node {
     /// passed), whose zone is the cells of `moves`; the attacker's moves elsewhere are
     /// answered as that node says (the position after such a move is the pass's with an
     /// attacker stone outside its zone, which the zone allows). `moves` are the attacker's
-    /// moves on the zone's cells, as in [`Node::Attacker`].
+    /// moves on the zone's cells, as in [`Node::AttackerCover`]: those left out are each
+    /// outside a listed move's node's zone.
     AttackerZone {
         /// The node after the pass.
         pass: usize,
@@ -406,7 +413,7 @@ impl Writer<'_, '_> {
                         self.seen.remove(&key);
                     }
                 } else {
-                    let (moves, zone) = self.every_move(empty & pass_zone)?;
+                    let (moves, zone) = self.covering_moves(empty & pass_zone)?;
                     let node = Node::AttackerZone {
                         pass,
                         symmetry,
@@ -416,8 +423,50 @@ impl Writer<'_, '_> {
                 }
             }
         }
-        let (moves, _) = self.every_move(empty)?;
-        Ok((self.add(Node::Attacker(moves))?, empty))
+        let (moves, zone) = self.covering_moves(empty)?;
+        Ok((self.add(Node::AttackerCover(moves))?, zone))
+    }
+
+    /// The attacker's moves on `cells` that need a node of their own, in a certificate that
+    /// it cannot win: each move not outside the zone of a move written before it (see
+    /// [`Node::AttackerCover`]). The moves the table has settled go first, those with the
+    /// smallest zones first, so that they leave out as many others as they can; then the
+    /// rest in the search's order. Also the union of the moves and their nodes' zones.
+    fn covering_moves(&mut self, cells: u64) -> Result<(Vec<Edge>, u64), CertificateError> {
+        let a = self.search.attacker;
+        let b = self.board();
+        let mut ordered: Vec<(u32, u32, usize)> = cells_of(cells)
+            .map(|sq| {
+                let (key, sym) = b.child_canonical(sq);
+                let size = match self.search.table.probe(key) {
+                    Some(e) if e.dn == 0 => b.unmap(e.zone, sym).count_ones(),
+                    _ => u32::MAX,
+                };
+                let score = b.move_score(sq, b.side, a, super::dfpn::ORDER);
+                (size, u32::MAX - score, sq)
+            })
+            .collect();
+        ordered.sort_unstable();
+        let mut edges = Vec::new();
+        let (mut zone, mut live) = (0, u64::MAX);
+        for (_, _, sq) in ordered {
+            if live >> sq & 1 == 0 {
+                continue;
+            }
+            if !self.child_holds(sq)? {
+                return Err(CertificateError::Contradiction);
+            }
+            let (child, symmetry, z) = self.child(Some(sq))?;
+            zone |= 1 << sq | z;
+            live &= z;
+            edges.push(Edge {
+                sq,
+                child,
+                symmetry,
+            });
+        }
+        edges.sort_by_key(|e| e.sq);
+        Ok((edges, zone))
     }
 
     /// The edges of every move on `cells`, each checked to keep the claim, and the union of
