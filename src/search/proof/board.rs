@@ -35,6 +35,8 @@ pub struct Board {
     pub lines: Vec<u64>,
     /// The windows through each cell.
     pub cell_lines: Vec<Vec<u8>>,
+    /// The same as window sets.
+    cell_windows: Vec<WindowSet>,
     /// The board's symmetries as cell permutations, the identity first.
     pub perms: Vec<Vec<u8>>,
     /// The inverse of each symmetry.
@@ -92,6 +94,16 @@ impl Board {
                 cell_lines[c].push(l as u8);
             }
         }
+        let cell_windows = cell_lines
+            .iter()
+            .map(|ls| {
+                let mut set: WindowSet = [0; 4];
+                for &l in ls {
+                    set[l as usize / 64] |= 1 << (l % 64);
+                }
+                set
+            })
+            .collect();
         let to_u8 = |v: &Vec<usize>| v.iter().map(|&c| c as u8).collect::<Vec<u8>>();
         let mut b = Board {
             cells,
@@ -99,6 +111,7 @@ impl Board {
             counts: vec![[0, 0]; lines.len()],
             lines,
             cell_lines,
+            cell_windows,
             perms: tables.symmetries.iter().map(to_u8).collect(),
             inverses: tables.inverses.iter().map(to_u8).collect(),
             zobrist: tables.zobrist.clone(),
@@ -292,6 +305,14 @@ impl Board {
     #[inline]
     pub fn threats(&self, p: usize) -> u64 {
         self.cells_of_windows(&self.need[0][p])
+    }
+
+    /// Whether `p` would have no window one or two stones short of k after a stone of its
+    /// opponent on `sq`: no threat to win at once and no four to make, so that neither a
+    /// win in one nor a win by fours can follow. A look ahead without playing the stone.
+    pub fn quiet_after(&self, sq: usize, p: usize) -> bool {
+        let through = &self.cell_windows[sq];
+        (0..4).all(|w| (self.need[0][p][w] | self.need[1][p][w]) & !through[w] == 0)
     }
 
     /// Whether `p` has k in a row.
