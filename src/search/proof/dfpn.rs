@@ -430,7 +430,8 @@ impl Dfpn<'_> {
         let mut scored: Vec<(u32, usize)> = cells_of(moves)
             .map(|sq| (self.board.move_score(sq, side, a, ORDER), sq))
             .collect();
-        scored.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        // Unstable is enough: no two moves compare equal (the cell breaks ties).
+        scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
         let symmetric = self.board.symmetric();
         // A new attacker node's disproof number: how far the defender still is from a pairing
         // (two empty cells per open window), so that df-pn tries first the replies that close
