@@ -263,17 +263,7 @@ impl Board {
     pub fn undominated(&self, moves: u64) -> u64 {
         let mut dominators = [0u64; MAX_CELLS];
         for c in cells_of(moves) {
-            let mut d = moves & !(1 << c);
-            for &l in &self.cell_lines[c] {
-                let n = self.counts[l as usize];
-                if n[0] == 0 || n[1] == 0 {
-                    d &= self.lines[l as usize];
-                    if d == 0 {
-                        break;
-                    }
-                }
-            }
-            dominators[c] = d;
+            dominators[c] = self.dominators(c, moves);
         }
         let mut keep = moves;
         for c in cells_of(moves) {
@@ -285,6 +275,23 @@ impl Board {
             }
         }
         keep
+    }
+
+    /// The cells of `among` (other than `c`) that dominate `c` (see
+    /// [`Board::undominated`]): those every window through `c` still open for either player
+    /// goes through.
+    pub fn dominators(&self, c: usize, among: u64) -> u64 {
+        let mut d = among & !(1 << c);
+        for &l in &self.cell_lines[c] {
+            let n = self.counts[l as usize];
+            if n[0] == 0 || n[1] == 0 {
+                d &= self.lines[l as usize];
+                if d == 0 {
+                    break;
+                }
+            }
+        }
+        d
     }
 
     /// Whether the last move was a pass.

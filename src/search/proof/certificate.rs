@@ -1,14 +1,16 @@
 //! Certificates: the proof written out as a strategy, for a checker that trusts none of the
 //! search. For "the attacker cannot win", the defender's strategy: at each attacker node every
-//! empty cell leads on, at each defender node one reply; for "the attacker wins", the
-//! attacker's: one move at its nodes, every cell at the defender's. Leaves are finished games,
-//! full boards and pairings (which the checker verifies as such). The table is not part of it;
-//! zones are, as the writer works them out for what it writes (the rules are those of the
-//! format, see `kinrow::uci::certificate_text`): where the attacker cannot win even after a
-//! pass, an attacker node lists only its moves on the zone of the pass's node
-//! ([`Node::AttackerZone`]), the others being answered as after the pass; the checker works out
-//! the zones itself and checks that claim. A move the search left to a zone that the writer's
-//! zones do not leave out is searched again and written out. Positions reached twice, or
+//! empty cell leads on (listed, or answered as a listed move or a pass is), at each defender
+//! node one reply; for "the attacker wins", the attacker's: one move at its nodes, every cell
+//! at the defender's. Leaves are finished games, full boards and pairings (which the checker
+//! verifies as such). The table is not part of it; zones are, as the writer works them out for
+//! what it writes (the rules are those of the format, see `kinrow::uci::certificate_text`):
+//! where the attacker cannot win even after a pass, an attacker node lists only its moves on
+//! the zone of the pass's node ([`Node::AttackerZone`]), the others being answered as after
+//! the pass; of those it lists, or of all at another attacker node ([`Node::AttackerCover`]),
+//! it leaves out those outside the zone of a listed move's node, which are answered as that
+//! move is. The checker works out the zones itself and checks those claims. A move the search
+//! left out that the writer's zones do not leave out is searched again and written out. Positions reached twice, or
 //! reached as mirror images of each other, share one node: an edge names the symmetry that
 //! takes the position after its move to its node's.
 
@@ -283,9 +285,9 @@ impl Writer<'_, '_> {
     /// is a set of empty cells such that the node's strategy still keeps the attacker from
     /// winning with attacker stones added on any empty cells outside it. By kind: a pairing's
     /// cells; a completed window of the defender's, the cells that meet the attacker's
-    /// windows; a defender node, its reply and its child's zone; an attacker node with a
-    /// zone, that zone and its moves with their children's zones; any other node, every
-    /// empty cell. The checker works out the same.
+    /// windows; a defender node, its reply and its child's zone; an attacker node, the
+    /// pass's zone if it has one and its moves with their children's zones; a pairing in
+    /// time, every empty cell. The checker works out the same.
     fn node(&mut self) -> Result<(usize, Symmetry, u64), CertificateError> {
         let (key, s_here) = self.canonical();
         if let Some(&Written {

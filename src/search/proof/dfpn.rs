@@ -24,8 +24,11 @@
 //! attacker stones of the one after a, m and b but a, and the attacker cannot win there (m
 //! is an extra stone outside Z); a stone fewer never helps in freestyle. So at an attacker
 //! node only the moves inside every disproven sibling's zone are searched
-//! ([`Dfpn::live_cells`]), and the node's zone is its searched moves with their zones (each
-//! left-out move's answer depends on nothing more than its coverer's zone).
+//! ([`Dfpn::live_cells`]), and the node's zone is its searched moves with their zones, the
+//! pass's zone if a pass was searched, and the cells of the covered moves: a covered move's
+//! answer depends on nothing more than its coverer's zone, but a move never generated
+//! because it is dominated ([`Board::undominated`]) is answered as its dominator is, which
+//! holds only while the dominator's cell is empty.
 
 use super::board::{Board, MAX_CELLS, Order, cells_of};
 use super::pairs::Pairer;
@@ -808,10 +811,34 @@ impl Dfpn<'_> {
                 kids.iter().map(|k| self.kid_dist(k)).max().unwrap_or(1)
             };
         } else if attacker_node {
-            // Every move searched, with its zone; the pass's zone covers the others.
+            // Every move searched, with its zone; the pass's zone covers the moves off it,
+            // and a disproven sibling's zone those covered.
             let mut zone = if stage == STAGE_ZONE { null_zone } else { 0 };
-            for kid in kids.iter().filter(|k| !covered(k, live)) {
-                zone |= 1 << kid.mv | self.kid_zone(kid);
+            let mut generated = 0u64;
+            for kid in kids {
+                generated |= 1 << kid.mv;
+                if !covered(kid, live) {
+                    zone |= 1 << kid.mv | self.kid_zone(kid);
+                }
+            }
+            // A move never generated, as dominated, is answered as a dominator is, which
+            // holds only while that dominator's cell is empty: one of its dominators must
+            // be in the zone (an extra attacker stone there would leave it unanswered). A
+            // searched one is; for a dominated move whose dominators were all covered, the
+            // lowest is added. (Off the pass's zone the pass answers; all of it is in.)
+            let moves = self.board.empty()
+                & if stage == STAGE_ZONE {
+                    null_zone
+                } else {
+                    u64::MAX
+                };
+            for c in cells_of(moves & !generated) {
+                let d = self.board.dominators(c, generated);
+                // Dominance is transitive: a generated move dominates every other.
+                debug_assert!(d != 0);
+                if d & zone == 0 {
+                    zone |= d & d.wrapping_neg();
+                }
             }
             e.zone = zone;
         } else if let Some(kid) = kids
