@@ -10,9 +10,9 @@
 //! the pass; of those it lists, or of all at another attacker node ([`Node::AttackerCover`]),
 //! it leaves out those outside the zone of a listed move's node, which are answered as that
 //! move is. The checker works out the zones itself and checks those claims. A move the search
-//! left out that the writer's zones do not leave out is searched again and written out. Positions reached twice, or
-//! reached as mirror images of each other, share one node: an edge names the symmetry that
-//! takes the position after its move to its node's.
+//! left out that the writer's zones do not leave out is searched again and written out.
+//! Positions reached twice, or reached as mirror images of each other, share one node: an
+//! edge names the symmetry that takes the position after its move to its node's.
 
 use super::board::{Board, cells_of};
 use super::dfpn::{Dfpn, Outcome};
@@ -384,7 +384,7 @@ impl Writer<'_, '_> {
                     symmetry,
                 }])
             } else {
-                Node::Defender(self.every_move(empty)?.0)
+                Node::Defender(self.every_move(empty)?)
             };
             return Ok((self.add(node)?, empty));
         }
@@ -455,40 +455,35 @@ impl Writer<'_, '_> {
             if live >> sq & 1 == 0 {
                 continue;
             }
-            if !self.child_holds(sq)? {
-                return Err(CertificateError::Contradiction);
-            }
-            let (child, symmetry, z) = self.child(Some(sq))?;
+            let (edge, z) = self.edge(sq)?;
             zone |= 1 << sq | z;
             live &= z;
-            edges.push(Edge {
-                sq,
-                child,
-                symmetry,
-            });
+            edges.push(edge);
         }
         edges.sort_by_key(|e| e.sq);
         Ok((edges, zone))
     }
 
-    /// The edges of every move on `cells`, each checked to keep the claim, and the union of
-    /// the moves and their children's zones.
-    fn every_move(&mut self, cells: u64) -> Result<(Vec<Edge>, u64), CertificateError> {
-        let mut edges = Vec::new();
-        let mut zone = 0;
-        for sq in cells_of(cells) {
-            if !self.child_holds(sq)? {
-                return Err(CertificateError::Contradiction);
-            }
-            let (child, symmetry, z) = self.child(Some(sq))?;
-            zone |= 1 << sq | z;
-            edges.push(Edge {
-                sq,
-                child,
-                symmetry,
-            });
+    /// The edge of the move `sq`, checked to keep the claim, and its node's zone.
+    fn edge(&mut self, sq: usize) -> Result<(Edge, u64), CertificateError> {
+        if !self.child_holds(sq)? {
+            return Err(CertificateError::Contradiction);
         }
-        Ok((edges, zone))
+        let (child, symmetry, zone) = self.child(Some(sq))?;
+        let edge = Edge {
+            sq,
+            child,
+            symmetry,
+        };
+        Ok((edge, zone))
+    }
+
+    /// The edges of every move on `cells`, each checked to keep the claim (the defender's
+    /// in a certificate that the attacker wins, where zones are not used).
+    fn every_move(&mut self, cells: u64) -> Result<Vec<Edge>, CertificateError> {
+        cells_of(cells)
+            .map(|sq| self.edge(sq).map(|(edge, _)| edge))
+            .collect()
     }
 
     /// The attacker's move in a certificate that it wins: a move that wins at once, or the

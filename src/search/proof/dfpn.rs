@@ -59,6 +59,16 @@ pub(crate) const ORDER: Order = Order { shift: 3, block: 2 };
 /// The null move among a node's children.
 const NULL: u8 = u8::MAX;
 
+/// The cells whose moves an attacker node at `stage` generates: the pass's zone once the
+/// pass is disproven ([`STAGE_ZONE`]), else all.
+fn searched_zone(stage: u8, null_zone: u64) -> u64 {
+    if stage == STAGE_ZONE {
+        null_zone
+    } else {
+        u64::MAX
+    }
+}
+
 /// Whether a child is disproven by a sibling's zone (see [`Dfpn::live_cells`]): not
 /// disproven itself, and outside the cells every disproven sibling's zone holds.
 fn covered(kid: &Kid, live: u64) -> bool {
@@ -477,9 +487,9 @@ impl Dfpn<'_> {
                 // The defender's replies are settled where they stand: one that leaves a
                 // pairing ends the search here without a visit. Far from a pairing, only
                 // the rules and the fours search are tried; the pairing waits for the visit.
-                // Far from a pairing, a reply after which the attacker has no window one or
-                // two stones short settles nothing (no win at once, no fours): it is not
-                // played (a stone costs a fifth of df-pn's time on 8x8, mostly here).
+                // So a far reply after which the attacker has no window one or two stones
+                // short settles nothing (no win at once, no fours) and is not played at all
+                // (playing stones was a fifth of df-pn's time on 8x8, mostly here).
                 None if side != a
                     && self.board.quiet_after(sq, a)
                     && *far.get_or_insert_with(|| self.far_from_pairing()) =>
@@ -617,14 +627,11 @@ impl Dfpn<'_> {
         };
         let ply = self.board.ply();
         let mut kids = std::mem::take(&mut self.kids[ply]);
-        let zone_of = |stage: u8, null_zone: u64| {
-            if stage == STAGE_ZONE {
-                null_zone
-            } else {
-                u64::MAX
-            }
-        };
-        self.generate(&mut kids, stage == STAGE_NULL, zone_of(stage, null_zone));
+        self.generate(
+            &mut kids,
+            stage == STAGE_NULL,
+            searched_zone(stage, null_zone),
+        );
         let mut live = self.live_cells(&kids, attacker_node && stage != STAGE_NULL);
         let (mut pn, mut dn);
         let mut result = Entry::default();
@@ -826,15 +833,10 @@ impl Dfpn<'_> {
             // be in the zone (an extra attacker stone there would leave it unanswered). A
             // searched one is; for a dominated move whose dominators were all covered, the
             // lowest is added. (Off the pass's zone the pass answers; all of it is in.)
-            let moves = self.board.empty()
-                & if stage == STAGE_ZONE {
-                    null_zone
-                } else {
-                    u64::MAX
-                };
+            let moves = self.board.empty() & searched_zone(stage, null_zone);
             for c in cells_of(moves & !generated) {
                 let d = self.board.dominators(c, generated);
-                // Dominance is transitive: a generated move dominates every other.
+                // Dominance is transitive, so every move left out has a generated dominator.
                 debug_assert!(d != 0);
                 if d & zone == 0 {
                     zone |= d & d.wrapping_neg();

@@ -101,10 +101,10 @@ impl Table {
     #[inline]
     pub fn touch(&self, keys: impl Iterator<Item = u64>) {
         let mut x = 0;
+        let e = self.entries.get();
         for key in keys {
             let i = key as usize & self.mask;
             // The bucket's first and last entries: its every cache line.
-            let e = self.entries.get();
             x ^= e[i][0] ^ e[i + BUCKET - 1][0];
         }
         std::hint::black_box(x);
