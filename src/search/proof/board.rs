@@ -398,6 +398,41 @@ impl Board {
         None
     }
 
+    /// The board's windows grouped into maximal lines, each line's windows in order along
+    /// it: two windows are neighbours on a line when they share k - 1 cells (for k >= 3 no
+    /// windows of different lines do), and each window's lowest cell comes after its
+    /// predecessor's. For k < 3 every window is a line of its own.
+    pub fn window_lines(&self) -> Vec<Vec<usize>> {
+        let n = self.lines.len();
+        let first = |w: u64| w.trailing_zeros();
+        let next_of = |l: usize| -> Option<usize> {
+            if self.k < 3 {
+                return None;
+            }
+            (0..n).find(|&m| {
+                (self.lines[l] & self.lines[m]).count_ones() as usize == self.k - 1
+                    && first(self.lines[m]) > first(self.lines[l])
+            })
+        };
+        let next: Vec<Option<usize>> = (0..n).map(next_of).collect();
+        let mut has_prev = vec![false; n];
+        for m in next.iter().flatten() {
+            has_prev[*m] = true;
+        }
+        (0..n)
+            .filter(|&l| !has_prev[l])
+            .map(|start| {
+                let mut line = Vec::new();
+                let mut at = Some(start);
+                while let Some(l) = at {
+                    line.push(l);
+                    at = next[l];
+                }
+                line
+            })
+            .collect()
+    }
+
     /// Moves made since the board was built (null moves included).
     pub fn ply(&self) -> usize {
         self.history.len()

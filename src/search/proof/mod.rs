@@ -23,6 +23,7 @@ pub mod board;
 pub mod certificate;
 pub mod checkpoint;
 pub mod dfpn;
+pub mod exact;
 pub mod exhaustive;
 pub mod pairs;
 pub mod table;

@@ -24,8 +24,13 @@
 //! came short, less the line's, plus its new groups', need as many cells among the visited
 //! and the new groups' other cells. Measured from the empty board: (7,7,5) proven in 1,918
 //! df-pn nodes, 27,795 with the greedy grouping alone; (8,6,5) in 2,443, was 23,560.
+//!
+//! Where the matching still finds none, [`ExactPairer`] searches every grouping (a bounded
+//! number of steps): the matching finds 17 of the 166 pairings in fixtures/pairings.txt,
+//! positions of (8,8,5) decided by a SAT solver, and the two together 150.
 
 use super::board::{Board, cells_of};
+use super::exact::{ExactPairer, Outcome};
 
 const FREE: u8 = u8::MAX;
 
@@ -42,6 +47,11 @@ const SHORT_REGROUPED: usize = 4;
 
 /// How many other groupings one matching may try.
 const REGROUPINGS: u32 = 16;
+
+/// Steps of the exact search where the matching finds no pairing. Measured from the empty
+/// board: (8,7,5) proven in 1,639,093 df-pn nodes and 45 s with 50, 1,816,496 and 61 s
+/// with 200 (fewer searches give up, each costs more); 4,147,956 and 52 to 64 s without.
+const EXACT_STEPS: u32 = 50;
 
 /// Scratch space for the matching, kept between calls.
 pub struct Pairer {
@@ -67,6 +77,10 @@ pub struct Pairer {
     regrouping: bool,
     /// Slots the plain matching left unmatched.
     failed: Vec<usize>,
+    /// The exact search, tried where the matching finds no pairing.
+    exact: Option<Box<ExactPairer>>,
+    /// Whether the last pairing found was the exact search's.
+    exact_found: bool,
 }
 
 impl Default for Pairer {
@@ -77,10 +91,12 @@ impl Default for Pairer {
 
 impl Pairer {
     /// Empty scratch space; where the greedy grouping's matching falls a few slots short,
-    /// other groupings of the lines in the way are tried.
+    /// other groupings of the lines in the way are tried, and where that fails too, the
+    /// exact search.
     pub fn new() -> Pairer {
         Pairer {
             regrouping: true,
+            exact: Some(Box::new(ExactPairer::new())),
             ..Pairer::greedy()
         }
     }
@@ -101,6 +117,8 @@ impl Pairer {
             starts: Vec::with_capacity(64),
             regrouping: false,
             failed: Vec::new(),
+            exact: None,
+            exact_found: false,
         }
     }
 
@@ -112,8 +130,22 @@ impl Pairer {
         Some(self.found_pairs(board))
     }
 
+    /// The same without the exact search (the tests compare them).
+    #[cfg(test)]
+    fn without_exact(self) -> Pairer {
+        Pairer {
+            exact: None,
+            ..self
+        }
+    }
+
     /// The pairs of the pairing just found, each as the two cells' set.
     fn found_pairs(&self, board: &Board) -> Vec<u64> {
+        if self.exact_found
+            && let Some(exact) = &self.exact
+        {
+            return exact.pairs().to_vec();
+        }
         let mut pairs = vec![0u64; self.lines.len()];
         for (cell, &slot) in self.owner[..board.cells].iter().enumerate() {
             if slot != FREE {
@@ -127,6 +159,11 @@ impl Pairer {
 
     /// The cells of the pairing just found.
     fn found_zone(&self, board: &Board) -> u64 {
+        if self.exact_found
+            && let Some(exact) = &self.exact
+        {
+            return exact.zone();
+        }
         self.owner[..board.cells]
             .iter()
             .enumerate()
@@ -166,12 +203,18 @@ impl Pairer {
     /// A matching for the windows open for `p` that it can fill with `left` stones.
     fn solve_within(&mut self, board: &Board, p: usize, left: usize) -> bool {
         self.learn_lines(board);
-        self.match_groups(board, p, left)
+        self.exact_found = false;
+        if self.match_groups(board, p, left) {
+            return true;
+        }
+        if let Some(exact) = &mut self.exact {
+            self.exact_found = exact.search(board, p, left, EXACT_STEPS) == Outcome::Found;
+        }
+        self.exact_found
     }
 
-    /// Orders the board's windows line by line (once per board shape): two windows are
-    /// neighbours on a line when they share k - 1 cells (for k >= 3 no windows of different
-    /// lines do), and along a line each window's lowest cell comes after its predecessor's.
+    /// Orders the board's windows line by line, as [`Board::window_lines`] gives them
+    /// (once per board shape).
     fn learn_lines(&mut self, board: &Board) {
         if self.shape == board.lines {
             return;
@@ -179,30 +222,10 @@ impl Pairer {
         self.shape.clone_from(&board.lines);
         self.order.clear();
         self.line_starts.clear();
-        let n = board.lines.len();
-        let first = |w: u64| w.trailing_zeros();
-        let next_of = |l: usize| -> Option<usize> {
-            if board.k < 3 {
-                return None;
-            }
-            (0..n).find(|&m| {
-                (board.lines[l] & board.lines[m]).count_ones() as usize == board.k - 1
-                    && first(board.lines[m]) > first(board.lines[l])
-            })
-        };
-        let next: Vec<Option<usize>> = (0..n).map(next_of).collect();
-        let mut has_prev = vec![false; n];
-        for m in next.iter().flatten() {
-            has_prev[*m] = true;
-        }
-        for start in (0..n).filter(|&l| !has_prev[l]) {
-            let mut at = Some(start);
-            let mut head = true;
-            while let Some(l) = at {
+        for line in board.window_lines() {
+            for (i, &l) in line.iter().enumerate() {
                 self.order.push(l as u8);
-                self.line_starts.push(head);
-                head = false;
-                at = next[l];
+                self.line_starts.push(i == 0);
             }
         }
     }
@@ -597,7 +620,7 @@ mod tests {
     #[test]
     fn regrouping_finds_more_pairings_than_the_greedy_grouping() {
         let mut rng = StdRng::seed_from_u64(5);
-        let (mut flexible, mut greedy) = (Pairer::new(), Pairer::greedy());
+        let (mut flexible, mut greedy) = (Pairer::new().without_exact(), Pairer::greedy());
         let (mut both, mut only_regrouped, mut missed, mut none, mut unknown) = (0, 0, 0, 0, 0);
         for &(c, r) in &[(8, 5), (8, 6), (8, 7), (8, 8)] {
             let mut cells: Vec<Square> = (0..(c * r) as Square).collect();
@@ -635,6 +658,108 @@ mod tests {
         // 931 (the oracle gave up).
         assert!(only_regrouped > both / 5, "{counts}");
         assert!(missed <= only_regrouped / 3, "{counts}");
+    }
+
+    /// The exact search finds a pairing exactly where the oracle does (where the oracle
+    /// decides within its steps), and only pairings; on random positions of boards with
+    /// lines of up to eight cells.
+    #[test]
+    fn exact_search_agrees_with_the_oracle() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut exact = ExactPairer::new();
+        let (mut found, mut none, mut undecided) = (0, 0, 0);
+        for &(c, r, k) in &[(5, 5, 4), (6, 5, 4), (7, 6, 5), (8, 6, 5), (8, 8, 5)] {
+            let mut cells: Vec<Square> = (0..(c * r) as Square).collect();
+            for _ in 0..300 {
+                cells.shuffle(&mut rng);
+                let n = rng.random_range(2..(c * r) as usize / 2);
+                let Some(b) = board(c, r, k, &cells[..n]) else {
+                    continue;
+                };
+                for p in 0..2 {
+                    let outcome = exact.search(&b, p, usize::MAX, 1_000_000);
+                    let case = format!("{c}x{r} k={k} {:?} against {p}", &cells[..n]);
+                    if outcome == Outcome::Found {
+                        assert!(is_pairing(&b, p, exact.pairs()), "{case}");
+                    }
+                    assert_ne!(outcome, Outcome::Unknown, "{case}");
+                    match brute_pairing(&b, p, &mut 20_000) {
+                        Some(true) => assert_eq!(outcome, Outcome::Found, "{case}"),
+                        Some(false) => assert_eq!(outcome, Outcome::None, "{case}"),
+                        None => undecided += 1,
+                    }
+                    match outcome {
+                        Outcome::Found => found += 1,
+                        _ => none += 1,
+                    }
+                }
+            }
+        }
+        eprintln!("found {found}, none {none}, oracle undecided {undecided}");
+        assert!(found > 300 && none > 300, "found {found}, none {none}");
+    }
+
+    /// Every line of fixtures/pairings.txt: positions of (8,8,5) whose pairings against
+    /// the first player a SAT solver decided. The exact search agrees on each; the matching
+    /// with regrouping finds only a few of them, and the pairer with its exact search of
+    /// bounded steps only real ones.
+    #[test]
+    fn exact_search_agrees_with_the_sat_fixture() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/pairings.txt");
+        let text = std::fs::read_to_string(path).expect("the fixture");
+        let mut exact = ExactPairer::new();
+        let (mut pairer, mut matching) = (Pairer::new(), Pairer::new().without_exact());
+        let (mut cases, mut with, mut by_matching, mut by_pairer) = (0, 0, 0, 0);
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let [game, moves, verdict] = fields[..] else {
+                panic!("three fields: {line}");
+            };
+            let size: Vec<u32> = game
+                .split(' ')
+                .map(|t| t.parse().expect("a number"))
+                .collect();
+            let geometry = Geometry::new(size[0], size[1], size[2]).expect("a board");
+            let moves: Vec<Square> = moves
+                .split_whitespace()
+                .map(|m| geometry.square_named(m).expect("a square"))
+                .collect();
+            let b = board(size[0], size[1], size[2], &moves).expect("a legal position");
+            let expected = match verdict {
+                "pairing" => Outcome::Found,
+                "none" => Outcome::None,
+                other => panic!("a verdict: {other}"),
+            };
+            assert_eq!(
+                exact.search(&b, 0, usize::MAX, 1_000_000),
+                expected,
+                "{line}"
+            );
+            if expected == Outcome::Found {
+                assert!(is_pairing(&b, 0, exact.pairs()), "{line}");
+                with += 1;
+            }
+            let by = |found: Option<Vec<u64>>| match found {
+                Some(pairs) => {
+                    assert_eq!(expected, Outcome::Found, "{line}");
+                    assert!(is_pairing(&b, 0, &pairs), "{line}");
+                    1
+                }
+                None => 0,
+            };
+            by_matching += by(matching.pairs(&b, 0));
+            by_pairer += by(pairer.pairs(&b, 0));
+            cases += 1;
+        }
+        eprintln!("{cases} cases, {with} pairings: matching {by_matching}, pairer {by_pairer}");
+        assert!(cases > 900 && with > 150, "{cases} cases, {with} pairings");
+        assert!(
+            by_matching < with / 4 && by_pairer > with * 9 / 10,
+            "{by_matching} {by_pairer}"
+        );
     }
 
     /// One pairer on boards of several shapes finds what a fresh one finds: its line order
