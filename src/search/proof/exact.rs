@@ -239,12 +239,15 @@ impl ExactPairer {
                 }
                 let blocked = used | (others & !forced[v]);
                 let mut must = u64::MAX;
-                let (mut n, mut least) = (0, u32::MAX);
+                let (mut n, mut least) = (0, 0);
                 for &m in &self.masks[from as usize..to as usize] {
                     if m & blocked == 0 {
+                        // A line's choices come smallest first.
+                        if n == 0 {
+                            least = m.count_ones();
+                        }
                         n += 1;
                         must &= m;
-                        least = least.min(m.count_ones());
                     }
                 }
                 need += least;
