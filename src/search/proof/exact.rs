@@ -13,7 +13,7 @@
 //! uses are barred to the other lines (two lines that must use one cell fail), and the
 //! smallest choices of the lines left must fit in the free cells. It remembers the
 //! (cells taken, lines done) states that failed, and the positions where it found no
-//! pairing, since the proof search asks again on later visits.
+//! pairing or gave up, since the proof search asks again on later visits.
 //!
 //! On fixtures/pairings.txt (930 positions of (8,8,5), 166 of them with a pairing against
 //! the first player, decided by a SAT solver) the matching finds 17 of those pairings and
@@ -28,8 +28,9 @@ use super::board::{Board, cells_of};
 /// A line with more choices than this is not searched (the search gives up).
 const MAX_CHOICES: usize = 512;
 
-/// Line patterns kept at most (then forgotten): a line of eight cells has 4,096.
-const MAX_PATTERNS: usize = 1 << 16;
+/// Line patterns' choices kept at most (then all are forgotten): a line of eight cells has
+/// 4,096 patterns of at most 28 choices; long lines of small k have hundreds each.
+const MAX_KEPT_CHOICES: usize = 1 << 18;
 
 /// Slots of the table of positions without a pairing found (a power of two).
 const REFUTED_SLOTS: usize = 1 << 16;
@@ -61,6 +62,8 @@ pub struct ExactPairer {
     lines: Vec<Line>,
     /// Line patterns seen (empty cells and open windows, line-local) and their choices.
     patterns: HashMap<(u64, u64), Choices, BuildHasherDefault<Fx>>,
+    /// How many choices `patterns` holds.
+    kept_choices: usize,
     /// This query's lines: each one's range in `masks`, its line and its choices.
     vars: Vec<(u32, u32)>,
     var_lines: Vec<(usize, Rc<[Choice]>)>,
@@ -72,9 +75,9 @@ pub struct ExactPairer {
     found: Vec<u64>,
     /// The empty cells of the board searched.
     empty: u64,
-    /// Positions (a hash of the stones, the player and the stones left) where the search
-    /// found no pairing or gave up, one per slot: the proof search asks again on later
-    /// visits of a node.
+    /// Positions (a hash of the stones, the player, the stones left and the budget) where
+    /// the search found no pairing or gave up, one per slot: the proof search asks again on
+    /// later visits of a node.
     refuted: Vec<u64>,
 }
 
@@ -103,6 +106,7 @@ impl ExactPairer {
             k: 0,
             lines: Vec::new(),
             patterns: HashMap::default(),
+            kept_choices: 0,
             vars: Vec::new(),
             var_lines: Vec::new(),
             masks: Vec::new(),
@@ -114,12 +118,13 @@ impl ExactPairer {
         }
     }
 
-    /// The pairs (each the set of its two cells) of the pairing the last search found.
+    /// The pairs (each the set of its two cells) of the pairing found by the last search
+    /// (meaningful only after [`Outcome::Found`]).
     pub fn pairs(&self) -> &[u64] {
         &self.found
     }
 
-    /// The cells of the pairing the last search found.
+    /// The cells of the pairing found by the last search (after [`Outcome::Found`]).
     pub fn zone(&self) -> u64 {
         self.found.iter().fold(0, |z, &p| z | p)
     }
@@ -131,12 +136,14 @@ impl ExactPairer {
         if self.lines.len() > 128 {
             return Outcome::Unknown;
         }
-        // The key's lowest bit is left for the outcome (set: none; clear: gave up).
+        // The key's lowest bit is left for the outcome (set: none; clear: gave up). The
+        // board's shape is the same for every key (`learn_lines` empties the table).
         let key = {
             let mut h = Fx::default();
             h.write_u64(board.stones[0]);
             h.write_u64(board.stones[1]);
             h.write_u64((p as u64) << 32 | left.min(u32::MAX as usize) as u64);
+            h.write_u64(u64::from(budget));
             h.finish() & !1 | 2
         };
         let slot = (key >> 48) as usize & (REFUTED_SLOTS - 1);
@@ -174,15 +181,20 @@ impl ExactPairer {
                     local_empty |= 1 << i;
                 }
             }
-            if self.patterns.len() >= MAX_PATTERNS {
-                self.patterns.clear();
-            }
-            let k = self.k;
-            let choices = self
-                .patterns
-                .entry((local_empty, live))
-                .or_insert_with(|| enumerate(k, local_empty, live))
-                .clone();
+            let choices = match self.patterns.get(&(local_empty, live)) {
+                Some(choices) => choices.clone(),
+                None => {
+                    let choices = enumerate(self.k, local_empty, live);
+                    let n = choices.as_ref().map_or(1, |c| c.len().max(1));
+                    if self.kept_choices + n > MAX_KEPT_CHOICES {
+                        self.patterns.clear();
+                        self.kept_choices = 0;
+                    }
+                    self.kept_choices += n;
+                    self.patterns.insert((local_empty, live), choices.clone());
+                    choices
+                }
+            };
             let Some(choices) = choices else {
                 return Outcome::Unknown;
             };
@@ -298,6 +310,8 @@ impl ExactPairer {
         self.k = board.k;
         self.lines.clear();
         self.patterns.clear();
+        self.kept_choices = 0;
+        self.refuted.fill(0);
         for windows in board.window_lines() {
             let cells = windows.iter().fold(0, |c, &l| c | board.lines[l]);
             // Cells along every direction come in increasing order of their index.

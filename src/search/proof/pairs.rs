@@ -699,6 +699,29 @@ mod tests {
         assert!(found > 300 && none > 300, "found {found}, none {none}");
     }
 
+    /// What the exact search remembers holds for one board shape and one budget only (a
+    /// reviewer's cases): the empty 6x6 board with k = 3 has no pairing against a player
+    /// with 3 stones left, the empty 8x8 board with k = 4 has the empty one (no window can
+    /// be filled); a search that gave up within 3 steps does not answer for 1,000,000.
+    #[test]
+    fn exact_search_forgets_across_shapes_and_budgets() {
+        let mut exact = ExactPairer::new();
+        let small = board(6, 6, 3, &[]).expect("a board");
+        assert_eq!(exact.search(&small, 0, 3, 1_000), Outcome::None);
+        let large = board(8, 8, 4, &[]).expect("a board");
+        assert_eq!(exact.search(&large, 0, 3, 1_000), Outcome::Found);
+        assert!(exact.pairs().is_empty());
+        let g = Geometry::new(8, 8, 5).expect("a board");
+        let moves: Vec<Square> = ["d4", "b4", "c3", "e1", "f1", "e5", "g2", "c2"]
+            .iter()
+            .map(|m| g.square_named(m).expect("a square"))
+            .collect();
+        let b = board(8, 8, 5, &moves).expect("a legal position");
+        assert_eq!(exact.search(&b, 0, usize::MAX, 3), Outcome::Unknown);
+        assert_eq!(exact.search(&b, 0, usize::MAX, 1_000_000), Outcome::None);
+        assert_eq!(exact.search(&b, 0, usize::MAX, 3), Outcome::Unknown);
+    }
+
     /// Every line of fixtures/pairings.txt: positions of (8,8,5) whose pairings against
     /// the first player a SAT solver decided. The exact search agrees on each; the matching
     /// with regrouping finds only a few of them, and the pairer with its exact search of
@@ -757,7 +780,8 @@ mod tests {
         eprintln!("{cases} cases, {with} pairings: matching {by_matching}, pairer {by_pairer}");
         assert!(cases > 900 && with > 150, "{cases} cases, {with} pairings");
         assert!(
-            by_matching < with / 4 && by_pairer > with * 9 / 10,
+            // 17 and 150 of the 166 when written.
+            by_matching < with / 4 && by_pairer > with * 3 / 4,
             "{by_matching} {by_pairer}"
         );
     }
