@@ -39,7 +39,6 @@ const REFUTED_SLOTS: usize = 1 << 16;
 const ENUMERATION_STEPS: u32 = 20_000;
 
 /// One way to cover a line's open windows: its cells and its pairs (board cells).
-#[derive(Clone)]
 struct Choice {
     cells: u64,
     pairs: Vec<u64>,
