@@ -75,7 +75,7 @@ fn covered(kid: &Kid, live: u64) -> bool {
     kid.mv != NULL && kid.dn != 0 && live >> kid.mv & 1 == 0
 }
 
-/// How often the search reports its progress: the clock is read every 1024 nodes, a report
+/// How often the search reports its progress: the clock is read every 16 nodes, a report
 /// is made when this much time has passed since the last.
 pub const REPORT_EVERY: Duration = Duration::from_secs(2);
 
@@ -222,11 +222,14 @@ impl<'c> Dfpn<'c> {
     }
 
     fn tick(&mut self, report: &mut dyn FnMut(&Progress)) -> bool {
-        if self.nodes & 1023 != 0 {
-            return self.aborted;
-        }
+        // The stop flag at every node: a node can cost a millisecond (a pairing looked for
+        // after each reply), so `stop` would otherwise wait for a thousand of them (measured:
+        // 90 ms on (7,7,5)). The clock every 16 nodes.
         if self.stop.load(Ordering::Relaxed) {
             self.aborted = true;
+        }
+        if self.nodes & 15 != 0 {
+            return self.aborted;
         }
         let now = Instant::now();
         if self.deadline.is_some_and(|d| now >= d) {
