@@ -61,7 +61,7 @@ enum Sub {
         /// (--hash).
         #[arg(long, value_name = "FILE", requires = "columns")]
         checkpoint: Option<std::path::PathBuf>,
-        /// With --checkpoint: stop after about N nodes (a multiple of 1024) and write the
+        /// With --checkpoint: stop after about N nodes (a multiple of 16) and write the
         /// checkpoint, for a proof in slices of a known size.
         #[arg(long, value_name = "N", requires = "checkpoint")]
         max_nodes: Option<u64>,

@@ -117,7 +117,7 @@ pub struct Checkpoint {
     /// Times written.
     pub writes: u32,
     /// Stop the search (and write the checkpoint) once it has searched this many nodes in
-    /// this run (checked every 1024 nodes): a long proof in slices of a known size.
+    /// this run (checked every 16 nodes): a long proof in slices of a known size.
     pub stop_after: Option<u64>,
     error: Option<CheckpointError>,
 }

@@ -57,8 +57,9 @@ const FAR_SHORTFALL: usize = 10;
 pub(crate) const ORDER: Order = Order { shift: 3, block: 2 };
 
 /// How much a defender's reply's place in the move order weighs, in 64ths of its disproof
-/// number per place: the reply `r` places down counts `1 + r * RANK_WEIGHT / 64` times its
-/// disproof number where its node chooses among replies, and in the node's own number.
+/// number per place: the reply `r` places down (replies equivalent to an earlier one by
+/// symmetry keep their places) counts `1 + r * RANK_WEIGHT / 64` times its disproof number
+/// where its node chooses among replies, and in the node's own number.
 ///
 /// Without it, the replies' disproof numbers rise together (each is a sum over the
 /// attacker's many moves, all alike at first), so df-pn goes round all of them a level at a
@@ -185,9 +186,10 @@ pub struct Dfpn<'c> {
     root_numbers: (u32, u32),
     /// While a child of the root is searched: the root's other children's numbers, combined
     /// (the least proof number and the sum of disproof numbers at an attacker node, the
-    /// other way round at a defender node), and whether the root is an attacker node; so
-    /// that the root's numbers in the progress reports follow its child's as they change.
-    root_rest: Option<(u32, u32, bool)>,
+    /// other way round at a defender node, whose disproof numbers are weighed), whether the
+    /// root is an attacker node and the searched child's place; so that the root's numbers
+    /// in the progress reports follow its child's as they change.
+    root_rest: Option<(u32, u32, bool, usize)>,
     /// Search the pass at every attacker node (see [`super::Budget::always_pass`]).
     pub always_pass: bool,
     /// Written every [`super::checkpoint::EVERY`] while the search runs; a failed write
@@ -724,13 +726,16 @@ impl Dfpn<'_> {
             if ply == self.root_ply {
                 self.root_numbers = (pn, dn);
             } else if ply == self.root_ply + 1
-                && let Some((rest_pn, rest_dn, or)) = self.root_rest
+                && let Some((rest_pn, rest_dn, or, rank)) = self.root_rest
             {
                 let cap = |x: u64| x.min(INF as u64 - 1) as u32;
                 self.root_numbers = if or {
                     (rest_pn.min(pn), cap(rest_dn as u64 + dn as u64))
                 } else {
-                    (cap(rest_pn as u64 + pn as u64), rest_dn.min(dn))
+                    (
+                        cap(rest_pn as u64 + pn as u64),
+                        rest_dn.min(weighted(dn, rank)),
+                    )
                 };
             }
             if pn == 0 || dn == 0 {
@@ -794,9 +799,9 @@ impl Dfpn<'_> {
                 }
                 let sum = sum.min(INF as u64 - 1) as u32;
                 self.root_rest = Some(if or {
-                    (least, sum, true)
+                    (least, sum, true, best)
                 } else {
-                    (sum, least, false)
+                    (sum, least, false, best)
                 });
             }
             let mv = kids[best].mv;
