@@ -705,6 +705,8 @@ mod tests {
     /// be filled); a search that gave up within 3 steps does not answer for 1,000,000.
     #[test]
     fn exact_search_forgets_across_shapes_and_budgets() {
+        // The boards and moves below are the test's own constants (legal shapes, named
+        // cells, no completed window), so the `expect`s cannot fail.
         let mut exact = ExactPairer::new();
         let small = board(6, 6, 3, &[]).expect("a board");
         assert_eq!(exact.search(&small, 0, 3, 1_000), Outcome::None);
