@@ -299,6 +299,7 @@ fn fixed_search(
         eval: EvalKind::default(),
         random_tie_break: false,
         threads: 1,
+        params: crate::search::Params::DEFAULT,
     };
     let mut rng = StdRng::seed_from_u64(1);
     let result = searcher.search(pos, limits, settings, &control, &mut rng, report);

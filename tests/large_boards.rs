@@ -39,6 +39,7 @@ fn search(pos: &Position, depth: u32, eval: EvalKind) -> (Option<String>, Value)
         eval,
         random_tie_break: false,
         threads: 1,
+        ..Settings::default()
     };
     let limits = Limits {
         depth: Some(depth),

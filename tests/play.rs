@@ -23,6 +23,7 @@ fn engine_move(searcher: &mut Searcher, rng: &mut StdRng, pos: &Position, depth:
         eval: EvalKind::default(),
         random_tie_break: true,
         threads: 1,
+        ..Settings::default()
     };
     let r = searcher.search(pos, &limits, settings, &control, rng, &mut |_| {});
     r.best.expect("a move while the game goes on")

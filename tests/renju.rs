@@ -587,6 +587,7 @@ fn search(pos: &Position, nodes: u64, rng: &mut StdRng) -> kinrow::search::Searc
         eval: kinrow::eval::EvalKind::default(),
         random_tie_break: true,
         threads: 1,
+        ..Settings::default()
     };
     searcher.search(pos, &limits, settings, &control, rng, &mut |_| {})
 }

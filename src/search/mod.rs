@@ -26,6 +26,7 @@ mod vcf;
 
 pub use fallback::instant_move;
 pub use gomoku::MAX_THREADS;
+pub use gomoku::params::{ParamError, Params, Spec as ParamSpec};
 pub use time::Clock;
 pub use tt::TableSizeError;
 
@@ -137,6 +138,8 @@ pub struct Settings {
     /// searches use one. With more than one a search is no longer reproducible node for
     /// node.
     pub threads: usize,
+    /// The gomoku search's tunable numbers.
+    pub params: Params,
 }
 
 impl Default for Settings {
@@ -145,6 +148,7 @@ impl Default for Settings {
             eval: EvalKind::default(),
             random_tie_break: true,
             threads: 1,
+            params: Params::DEFAULT,
         }
     }
 }

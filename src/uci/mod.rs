@@ -395,6 +395,7 @@ impl<W: Write> Session<W> {
                 eval: options.eval,
                 random_tie_break: options.random_tie_break,
                 threads: options.threads,
+                ..crate::search::Settings::default()
             },
             rng: StdRng::from_rng(&mut self.rng),
             start: arrived,

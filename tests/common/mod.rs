@@ -94,6 +94,7 @@ pub fn check_with_oracle(
         eval: EvalKind::default(),
         random_tie_break: true,
         threads: 1,
+        ..Settings::default()
     };
     let result = searcher.search(pos, &limits, settings, &control, rng, &mut |_| {});
     assert_eq!(

@@ -352,15 +352,6 @@ impl Board {
         self.side
     }
 
-    /// The last stone `player` put on the board, if any (experiment).
-    pub fn last_stone_of(&self, player: usize) -> Option<Cell> {
-        self.moves
-            .iter()
-            .rev()
-            .map(|m| m.cell)
-            .find(|&c| self.cells[c] == player as u8 + 1)
-    }
-
     /// Stones on the board.
     #[inline]
     pub fn stones(&self) -> usize {
@@ -431,7 +422,7 @@ impl Board {
     /// Empty cells where `player`'s stone makes a four or better.
     #[inline]
     pub fn fours(&self, player: usize) -> u32 {
-        self.counts[player][Threat::Block4 as usize..]
+        self.counts[player][Threat::Four as usize..]
             .iter()
             .map(|&n| n as u32)
             .sum()

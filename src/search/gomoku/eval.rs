@@ -43,16 +43,16 @@ pub struct Weights {
 pub const WEIGHTS: Weights = Weights {
     to_move: Cells {
         pattern: [0, -1, -3, 10, 21, 50, 81, 152, 78, 185],
-        threat: [0, 63, 67, 101, 83, 92, 229, 257, 485],
+        threat: [0, 63, 101, 83, 229, 257, 485],
         crossing: 30,
     },
     waiting: Cells {
         pattern: [0, -3, -3, 11, 18, 44, 82, 160, 105, 200],
-        threat: [0, 53, 77, 102, 80, 104, 227, 284, 500],
+        threat: [0, 53, 102, 80, 227, 284, 500],
         crossing: 36,
     },
-    mover: [0, 50, 131, 595, 81, 200, 793, 0, 0],
-    waiter: [0, 2, -38, 186, -16, 21, 281, -16, 0],
+    mover: [0, 50, 595, 81, 793, 0, 0],
+    waiter: [0, 2, 186, -16, 281, -16, 0],
     tempo: 213,
 };
 
@@ -121,13 +121,11 @@ impl CellScores {
 pub fn strongest(board: &Board, player: usize) -> Threat {
     const CLASSES: [Threat; Threat::COUNT] = [
         Threat::Five,
-        Threat::Flex4,
-        Threat::Block4Flex3,
-        Threat::Block4Plus,
-        Threat::Block4,
-        Threat::Flex3Twice,
-        Threat::Flex3Plus,
-        Threat::Flex3,
+        Threat::OpenFour,
+        Threat::FourThree,
+        Threat::Four,
+        Threat::DoubleThree,
+        Threat::Three,
         Threat::None,
     ];
     CLASSES

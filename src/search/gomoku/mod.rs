@@ -9,6 +9,7 @@
 //! - `movegen`: candidate moves and the complete list of answers to an open three;
 //! - `vcf`: wins by continuous fours; `vct`: wins by continuous threats (fours and open
 //!   threes);
+//! - `params`: the search's tunable numbers, one typed table;
 //! - `search`: iterative deepening, principal variation search, the table (`tt`);
 //! - `smp`: helper threads for `Threads` above 1 (lazy SMP).
 //!
@@ -20,9 +21,9 @@
 mod board;
 mod eval;
 mod movegen;
+pub mod params;
 mod pattern;
 mod search;
-mod selective;
 mod smp;
 mod tt;
 #[cfg(test)]

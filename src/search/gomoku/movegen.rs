@@ -56,7 +56,7 @@ impl Marks {
 pub fn generate(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) -> Kind {
     let us = board.side();
     let them = us ^ 1;
-    if board.has(them, Threat::Flex4) {
+    if board.has(them, Threat::OpenFour) {
         defences(board, marks, list);
         return Kind::Complete;
     }
@@ -97,7 +97,7 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     let cells: Vec<Cell> = board.board_cells().to_vec();
     for &c in &cells {
         if board.is_empty(c)
-            && board.threat(c, us) >= Threat::Block4
+            && board.threat(c, us) >= Threat::Four
             && board.allowed(c, us)
             && marks.mark(c)
         {
@@ -118,7 +118,7 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
             continue;
         }
         board.make(c);
-        let holds = !board.has(them, Threat::Flex4);
+        let holds = !board.has(them, Threat::OpenFour);
         board.unmake();
         if holds {
             list.push((0, c));
@@ -135,7 +135,10 @@ fn within_reach(board: &Board, cells: &[Cell]) -> Vec<Cell> {
     let mut reach: Vec<(Cell, u32)> = Vec::new();
     let mut threats = 0;
     for &c in cells {
-        if !board.is_empty(c) || board.threat(c, them) != Threat::Flex4 || !board.allowed(c, them) {
+        if !board.is_empty(c)
+            || board.threat(c, them) != Threat::OpenFour
+            || !board.allowed(c, them)
+        {
             continue;
         }
         threats += 1;
@@ -207,7 +210,7 @@ mod tests {
         let mut board = Board::of(pos);
         let us = board.side();
         let them = us ^ 1;
-        if !board.has(them, Threat::Flex4)
+        if !board.has(them, Threat::OpenFour)
             || board.count(them, Threat::Five) > 0
             || board.count(us, Threat::Five) > 0
         {
@@ -223,9 +226,9 @@ mod tests {
             if !board.is_empty(c) || !board.allowed(c, us) {
                 continue;
             }
-            let four = board.threat(c, us) >= Threat::Block4;
+            let four = board.threat(c, us) >= Threat::Four;
             board.make(c);
-            let holds = !board.has(them, Threat::Flex4);
+            let holds = !board.has(them, Threat::OpenFour);
             board.unmake();
             if four || holds {
                 want.push(c);

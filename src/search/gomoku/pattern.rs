@@ -252,34 +252,33 @@ impl PatternTable {
     }
 }
 
-/// What a stone on a cell makes of its four lines together, weakest first: the threat
-/// classes by which moves are ordered and forced replies found.
+/// What a stone on a cell makes of its four lines together, by what it forces: the threat
+/// classes of threat-space search (Allis, *Searching for Solutions in Games and Artificial
+/// Intelligence*, 1994), by which moves are ordered and forced replies found. Weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Threat {
-    /// Nothing forcing.
+    /// Nothing the opponent must answer.
     None = 0,
-    /// An open three.
-    Flex3,
-    /// An open three and another three or open two.
-    Flex3Plus,
-    /// Two open threes (three-three).
-    Flex3Twice,
-    /// A four.
-    Block4,
-    /// A four and a three or open two.
-    Block4Plus,
-    /// A four and an open three (four-three): wins unless the defence has fours.
-    Block4Flex3,
-    /// An open four, or two fours: wins next move.
-    Flex4,
+    /// An open three: an open four next, unless the opponent answers.
+    Three,
+    /// Open threes on two lines: one of them becomes an open four.
+    DoubleThree,
+    /// A four: the opponent must block its one completing cell.
+    Four,
+    /// A four and an open three on another line: after the forced block the three becomes
+    /// an open four, so it wins unless the opponent can answer with fours of its own.
+    FourThree,
+    /// An open four, or fours on two lines: two cells complete a five and one block cannot
+    /// cover both, so it wins next move unless the opponent makes five first.
+    OpenFour,
     /// A five.
     Five,
 }
 
 impl Threat {
     /// Number of classes.
-    pub const COUNT: usize = 9;
+    pub const COUNT: usize = 7;
 
     /// The class of each combination of four patterns, by `pats[0] * 1000 + ... + pats[3]`.
     pub fn table() -> &'static [Threat] {
@@ -306,32 +305,22 @@ impl Threat {
             .map(|digit| Pattern::from_bits(digit as u8))
     }
 
-    /// The class of a cell whose four lines have these patterns.
+    /// The class of a cell whose four lines have these patterns: how many fives it makes,
+    /// how many cells would then complete a five (an open four counts as two), and how many
+    /// open threes it makes, as the rules of the game give them.
     pub fn of(pats: [Pattern; 4]) -> Threat {
-        let mut n = [0u8; 10];
-        for p in pats {
-            n[p as usize] += 1;
-        }
-        let count = |p: Pattern| n[p as usize];
-        let support = count(Pattern::B3) + count(Pattern::F2);
-        if count(Pattern::F5) > 0 {
-            Threat::Five
-        } else if count(Pattern::F4) > 0 || count(Pattern::B4) >= 2 {
-            Threat::Flex4
-        } else if count(Pattern::B4) > 0 && count(Pattern::F3) > 0 {
-            Threat::Block4Flex3
-        } else if count(Pattern::B4) > 0 && support > 0 {
-            Threat::Block4Plus
-        } else if count(Pattern::B4) > 0 {
-            Threat::Block4
-        } else if count(Pattern::F3) >= 2 {
-            Threat::Flex3Twice
-        } else if count(Pattern::F3) > 0 && support > 0 {
-            Threat::Flex3Plus
-        } else if count(Pattern::F3) > 0 {
-            Threat::Flex3
-        } else {
-            Threat::None
+        let on = |p: Pattern| pats.iter().filter(|&&q| q == p).count();
+        let fives = on(Pattern::F5);
+        let five_points = 2 * on(Pattern::F4) + on(Pattern::B4);
+        let open_threes = on(Pattern::F3);
+        match (fives, five_points, open_threes) {
+            (1.., _, _) => Threat::Five,
+            (0, 2.., _) => Threat::OpenFour,
+            (0, 1, 1..) => Threat::FourThree,
+            (0, 1, 0) => Threat::Four,
+            (0, 0, 2..) => Threat::DoubleThree,
+            (0, 0, 1) => Threat::Three,
+            (0, 0, 0) => Threat::None,
         }
     }
 }
@@ -516,10 +505,13 @@ mod tests {
     #[test]
     fn threat_classes() {
         use Pattern::*;
-        assert_eq!(Threat::of([B4, F3, Dead, Dead]), Threat::Block4Flex3);
-        assert_eq!(Threat::of([B4, B4, Dead, Dead]), Threat::Flex4);
-        assert_eq!(Threat::of([F3, F3, B1, Dead]), Threat::Flex3Twice);
-        assert_eq!(Threat::of([F3, F2, B1, Dead]), Threat::Flex3Plus);
+        assert_eq!(Threat::of([B4, F3, Dead, Dead]), Threat::FourThree);
+        assert_eq!(Threat::of([B4, B4, Dead, Dead]), Threat::OpenFour);
+        assert_eq!(Threat::of([F4, B1, Dead, Dead]), Threat::OpenFour);
+        assert_eq!(Threat::of([B4, B3, F2, Dead]), Threat::Four);
+        assert_eq!(Threat::of([F3, F3, B1, Dead]), Threat::DoubleThree);
+        assert_eq!(Threat::of([F3, F2, B1, Dead]), Threat::Three);
         assert_eq!(Threat::of([F2, F2, B3, B1]), Threat::None);
+        assert_eq!(Threat::of([F5, B4, F3, Dead]), Threat::Five);
     }
 }

@@ -3,14 +3,14 @@
 //! at the root and at the horizon, a transposition table, killer and history ordering,
 //! futility and null-move pruning, move-count pruning and late-move reductions.
 //!
-//! [`Engine::search`] settles what the patterns prove at once, then hands freestyle and exact
-//! five to the selective search ([`super::selective`], stronger in play) and renju to the
-//! tree search here, whose threat searches and checks of the opponent's threats at the root
-//! also make its wins proofs (its tests reach it under any rule with `tree_search`).
+//! [`Engine::search`] settles what the patterns prove at once, looks for wins by fours and by
+//! threats at the root and checks the opponent's, then runs the tree search for all three
+//! rules (freestyle, exact five and renju).
 
 use super::board::{Board, CELLS, Cell};
 use super::eval::evaluate;
 use super::movegen::{self, Kind, Marks};
+use super::params::Params;
 use super::pattern::{Pattern, Threat};
 use super::smp::MAX_THREADS;
 use super::tt::{Bound, Table};
@@ -31,51 +31,8 @@ use std::time::Instant;
 
 /// Ticks between looks at the clock and the stop flag (as in the general search).
 const POLL_INTERVAL: u32 = 128;
-/// The fours search at the root: attacks in a row, nodes.
-const ROOT_VCF_DEPTH: u32 = 40;
-const ROOT_VCF_BUDGET: u64 = 100_000;
-/// The threats search at the root: attacks in a row (raised one at a time), nodes.
-const ROOT_VCT_DEPTH: u32 = 12;
-const ROOT_VCT_BUDGET: u64 = 30_000;
-/// The opponent's threats at the root: attacks in a row, nodes for whether it threatens a
-/// win at all, and nodes for whether it still wins after one of our moves.
-pub(super) const DEFENCE_DEPTH: u32 = 10;
-pub(super) const DEFENCE_BUDGET: u64 = 20_000;
-pub(super) const DEFENCE_MOVE_BUDGET: u64 = 3_000;
-/// Shares of the hard time limit by which the root's own threats search, and then the check
-/// for the opponent's, must end (they find no win past it, and the tree search begins):
-/// without a bound they took a quarter of a second's turn in middle games.
-const ROOT_THREATS_SHARE: (u32, u32) = (1, 8);
-const DEFENCE_SHARE: (u32, u32) = (1, 4);
-/// The fours search at the horizon.
-const LEAF_VCF_DEPTH: u32 = 10;
-const LEAF_VCF_BUDGET: u64 = 40;
-
-/// Plies beyond the nominal depth in which answers to open threes are still searched.
-pub(super) const QUIET_PLIES: usize = 4;
-/// Moves tried at a node below the root that is not answering an open three.
-const MAX_WIDTH: usize = 24;
 /// Moves that make this threat or a stronger one are searched a ply deeper (to a bound).
-const EXTEND_THREAT: Threat = Threat::Flex3;
-/// Below this depth, non-PV nodes skip moves that make nothing of their lines for
-/// either player (see [`trivial`]).
-const TRIVIAL_DEPTH: i32 = 4;
-
-/// Reverse futility pruning: at most this depth, a margin of this much a ply.
-const FUTILITY_DEPTH: i32 = 6;
-const FUTILITY_MARGIN: i32 = 120;
-/// Null-move pruning: from this depth, with this reduction (plus a ply per four).
-const NULL_MIN_DEPTH: i32 = 3;
-const NULL_REDUCTION: i32 = 2;
-/// Late-move reductions: the product of the logarithms of depth and move number, scaled.
-const LMR_SCALE: f64 = 0.7;
-
-/// Move-ordering weights by the threat class a move makes for the mover (attack) and for
-/// the opponent on the same cell (defence).
-pub(super) const ATTACK: [i32; Threat::COUNT] =
-    [0, 3000, 3600, 6000, 1500, 2500, 9000, 20000, 100000];
-pub(super) const DEFENCE: [i32; Threat::COUNT] =
-    [0, 2000, 2400, 4500, 700, 1200, 6000, 15000, 90000];
+const EXTEND_THREAT: Threat = Threat::Three;
 
 /// The gomoku searcher's memory between searches and its per-search state.
 ///
@@ -90,12 +47,13 @@ pub struct Engine {
     pub(super) pool: Option<Arc<AtomicU64>>,
     /// This thread's nodes already added to `pool`.
     pub(super) flushed: u64,
+    /// The tunable numbers of the current search.
+    pub(super) params: Params,
     history: Vec<[i32; 2]>,
     killers: Vec<[Option<Cell>; 2]>,
     pub(super) lists: Vec<Vec<(i32, Cell)>>,
     pub(super) pv: Vec<Vec<Cell>>,
     pub(super) marks: Marks,
-    pub(super) rs: super::selective::State,
     pub(super) vct_marks: Marks,
     /// Positions where the threats search found no win.
     pub(super) refuted: Refuted,
@@ -120,13 +78,9 @@ pub struct Engine {
     after_null: Vec<bool>,
     /// The static value at each ply of the current line, where it was taken.
     evals: Vec<Option<i32>>,
-    /// Whether the tree search's root looks for its own wins by fours and threats before
-    /// the tree (the tests turn it off to check the tree's own proofs; the selective search
-    /// looks for wins by fours at the root in any case).
+    /// Whether the root looks for its own wins by fours and threats before the tree (the
+    /// tests turn it off to check the tree's own proofs).
     pub(super) root_threats: bool,
-    /// Whether freestyle and exact five are searched by the tree search too (the tests of
-    /// its own properties set it; play uses the selective search there).
-    pub(super) tree_search: bool,
     /// The rule of the last search: the table's keys do not hold it, so what was learnt
     /// under one rule is forgotten before a search under another (Gomocup's `INFO rule`
     /// may change it between games without a new table).
@@ -140,8 +94,6 @@ pub(super) struct Job<'a> {
     pub(super) settings: Settings,
     /// The deepest iteration.
     pub(super) max_depth: u32,
-    /// Whether the selective search plays (see [`super::selective`]), not the tree search.
-    pub(super) selective: bool,
 }
 
 /// The root moves, in order, whether they are every move that might not lose, and whether
@@ -174,12 +126,12 @@ impl Engine {
             helpers: Vec::new(),
             pool: None,
             flushed: 0,
+            params: Params::DEFAULT,
             history: vec![[0; 2]; CELLS],
             killers: vec![[None; 2]; plies],
             lists: (0..plies).map(|_| Vec::new()).collect(),
             pv: (0..plies).map(|_| Vec::new()).collect(),
             marks: Marks::new(),
-            rs: super::selective::State::new(),
             vct_marks: Marks::new(),
             refuted: Refuted::new(),
             nodes: 0,
@@ -197,7 +149,6 @@ impl Engine {
             after_null: vec![false; plies],
             evals: vec![None; plies],
             root_threats: true,
-            tree_search: false,
             rule: None,
         }
     }
@@ -215,7 +166,6 @@ impl Engine {
     /// Forgets what is this thread's own: refuted positions, history and killers.
     fn forget(&mut self) {
         self.refuted.clear();
-        self.rs.clear();
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
@@ -301,6 +251,7 @@ impl Engine {
             limits.nodes.unwrap_or(u64::MAX),
             limits.hard_time.and_then(|d| start.checked_add(d)),
         );
+        self.params = settings.params;
         let rule = root.geometry().rule();
         if self.rule.is_some_and(|r| r != rule) {
             self.clear();
@@ -315,31 +266,24 @@ impl Engine {
         if let Some(c) = b.find(us, Threat::Five) {
             return self.settled(&b, c, Value::Win(1), start, report);
         }
-        // With a four of the opponent's to block, the block comes first: both searches
-        // know it.
-        // Freestyle and exact five are played by the selective search (see
-        // [`super::selective`]), which looks for its wins in its own tree; the threat
-        // searches below serve the tree search, which plays renju.
-        let selective = rule != Rule::Renju && !self.tree_search;
-        // Wins by fours are proofs, found at once and reported as mates (the selective
-        // search's own mates are not proofs); the tree search looks for wins by threats too.
-        if (selective || self.root_threats) && b.count(them, Threat::Five) <= 1 {
+        // Wins by fours and by threats are proofs, found at once and reported as mates.
+        if self.root_threats && b.count(them, Threat::Five) <= 1 {
             if b.count(them, Threat::Five) == 0
-                && let Some(c) = b.find_allowed(us, Threat::Flex4)
+                && let Some(c) = b.find_allowed(us, Threat::OpenFour)
             {
                 return self.settled(&b, c, Value::Win(2), start, report);
             }
-            self.vcf_left = ROOT_VCF_BUDGET;
-            if let Some((plies, c)) = self.vcf(&mut b, ROOT_VCF_DEPTH) {
+            let p = self.params;
+            self.vcf_left = p.root_vcf_budget as u64;
+            if let Some((plies, c)) = self.vcf(&mut b, p.root_vcf_depth as u32) {
                 return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
             }
-            if !selective {
-                self.vcf_left = ROOT_VCT_BUDGET;
-                let until = share(limits, start, ROOT_THREATS_SHARE);
-                let found = self.bounded(until, |e| e.vct_deepening(&mut b, ROOT_VCT_DEPTH));
-                if let Some((plies, c)) = found {
-                    return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
-                }
+            self.vcf_left = p.root_vct_budget as u64;
+            let until = share(limits, start, p.root_vct_share);
+            let depth = p.root_vct_depth as u32;
+            let found = self.bounded(until, |e| e.vct_deepening(&mut b, depth));
+            if let Some((plies, c)) = found {
+                return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
             }
         }
 
@@ -381,9 +325,8 @@ impl Engine {
         // Whether the opponent has a win by threats to answer (each move is then checked
         // against it; the tree search only). Looked at before any helper starts: helpers
         // share a node limit, and could otherwise spend it while this check runs.
-        let until = share(limits, start, DEFENCE_SHARE);
-        let threatened = !selective
-            && b.count(them, Threat::Five) == 0
+        let until = share(limits, start, self.params.defence_share);
+        let threatened = b.count(them, Threat::Five) == 0
             && self.bounded(until, |e| e.opponent_threatens(&mut b));
         let root = RootList {
             moves: roots,
@@ -399,11 +342,9 @@ impl Engine {
             limits,
             settings,
             max_depth,
-            selective,
         };
-        match (helpers, selective) {
-            (0, true) => self.iterate_selective(&mut b, root, &job, None, report),
-            (0, false) => self.iterate(&mut b, root, &job, rng, report),
+        match helpers {
+            0 => self.iterate(&mut b, root, &job, rng, report),
             _ => self.with_helpers(b, root, &job, helpers, rng, report),
         }
     }
@@ -442,8 +383,7 @@ impl Engine {
         let next_limit = next_iteration_limit(limits);
         for depth in 1..=max_depth {
             self.seldepth = 0;
-            self.quiet_ply = depth as usize + QUIET_PLIES;
-            self.extend_ply = 2 * depth as usize;
+            self.set_horizon(depth);
             let unsound_before = self.unsound;
             let mut best = -INF;
             let mut best_pv: Vec<Cell> = Vec::new();
@@ -542,6 +482,14 @@ impl Engine {
         result
     }
 
+    /// Sets the plies to which an iteration of `depth` searches answers to open threes and
+    /// extends threats.
+    pub(super) fn set_horizon(&mut self, depth: u32) {
+        let p = self.params;
+        self.quiet_ply = depth as usize + p.quiet_plies as usize;
+        self.extend_ply = p.extend_factor as usize * depth as usize;
+    }
+
     /// Runs `f` with the deadline brought forward to `until`: what runs out of that time
     /// ends as a search at a limit does (finding no win), and the search goes on unless a
     /// limit of its own was reached.
@@ -593,18 +541,20 @@ impl Engine {
         let us = b.side();
         let them = us ^ 1;
         let killers = self.killers[ply];
+        let p = &self.params;
         for (s, c) in list.iter_mut() {
             let c = *c;
             *s = if Some(c) == tt_move {
                 1 << 28
             } else {
-                let mut v = ATTACK[b.threat(c, us) as usize]
-                    + DEFENCE[b.threat(c, them) as usize]
+                let history = self.history[c][us].saturating_mul(p.order_history) / 16;
+                let mut v = p.order(b.threat(c, us), true)
+                    + p.order(b.threat(c, them), false)
                     + b.cell_score(c, us)
-                    + b.cell_score(c, them) / 2
-                    + (self.history[c][us] >> 4).min(500);
+                    + b.cell_score(c, them) * p.order_their_cells / 100
+                    + history.min(p.order_history_cap);
                 if killers.contains(&Some(c)) {
-                    v += 800;
+                    v += p.order_killer;
                 }
                 v
             };
@@ -662,14 +612,14 @@ impl Engine {
             }
             _ => return -(MATE - (p + 2)),
         }
-        if b.has(us, Threat::Flex4) {
+        if b.has(us, Threat::OpenFour) {
             return MATE - (p + 3);
         }
         // At the horizon: a win by fours ends the line; a position where the opponent
         // threatens an open four, or would win by fours if it were to move, is not quiet:
         // its answers are searched (to a bound of plies) before anything is evaluated.
         if depth <= 0 {
-            let open_three = ply < self.quiet_ply && b.has(them, Threat::Flex4);
+            let open_three = ply < self.quiet_ply && b.has(them, Threat::OpenFour);
             // Stand pat: where the opponent has no open three, a static value at beta or
             // above ends the leaf whatever our fours would add (a win by them would only
             // raise it), unless the opponent has fours that might win.
@@ -679,8 +629,8 @@ impl Engine {
                 return stand.unwrap_or(beta);
             }
             if !cut && b.fours(us) > 0 {
-                self.vcf_left = LEAF_VCF_BUDGET;
-                if let Some((plies, _)) = self.vcf(b, LEAF_VCF_DEPTH) {
+                self.vcf_left = self.params.leaf_vcf_budget as u64;
+                if let Some((plies, _)) = self.vcf(b, self.params.leaf_vcf_depth as u32) {
                     return MATE - (p + plies as i32);
                 }
             }
@@ -711,7 +661,7 @@ impl Engine {
         // three: a static value well above beta, or one that stays above it after a free
         // move for the opponent (a null move), cuts the node short.
         let pv_node = beta - alpha > 1;
-        let quiet = depth > 0 && !b.has(them, Threat::Flex4);
+        let quiet = depth > 0 && !b.has(them, Threat::OpenFour);
         self.evals[ply] = quiet.then(|| evaluate(b));
         // Whether the side to move stands better than two plies ago: if not, fewer of its
         // late moves are worth a look.
@@ -720,19 +670,20 @@ impl Engine {
                 (Some(now), Some(before)) => now > before,
                 _ => true,
             };
+        let params = self.params;
         if let Some(static_eval) = self.evals[ply]
             && !pv_node
             && beta.abs() < MATE_BOUND
         {
-            if depth <= FUTILITY_DEPTH
+            if depth <= params.futility_depth
                 && b.fours(them) == 0
-                && static_eval - FUTILITY_MARGIN * depth >= beta
+                && static_eval - params.futility_margin * depth >= beta
             {
                 self.unsound += 1;
                 return static_eval;
             }
-            if depth >= NULL_MIN_DEPTH && !self.after_null[ply] && static_eval >= beta {
-                let r = NULL_REDUCTION + depth / 4;
+            if depth >= params.null_min_depth && !self.after_null[ply] && static_eval >= beta {
+                let r = params.null_reduction + depth / params.null_depth_divisor;
                 b.pass();
                 self.after_null[ply + 1] = true;
                 let v = -self.node(b, depth - 1 - r, ply + 1, -beta, -beta + 1);
@@ -761,10 +712,11 @@ impl Engine {
             return -(MATE - (p + 4));
         }
         self.score_moves(b, &mut list, tt_move, ply);
-        if kind == Kind::Near && list.len() > MAX_WIDTH {
+        let width = params.max_width as usize;
+        if kind == Kind::Near && list.len() > width {
             // The best-ordered moves only: gomoku is played where the threats are.
             list.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-            list.truncate(MAX_WIDTH);
+            list.truncate(width);
         }
 
         let alpha_orig = alpha;
@@ -775,8 +727,8 @@ impl Engine {
         let mut best_sound = false;
         for i in 0..list.len() {
             let c = next_best(&mut list, i);
-            let tactical = b.threat(c, us) >= Threat::Flex3
-                || b.threat(c, them) >= Threat::Flex3
+            let tactical = b.threat(c, us) >= Threat::Three
+                || b.threat(c, them) >= Threat::Three
                 || Some(c) == tt_move
                 || self.killers[ply].contains(&Some(c));
             // Late quiet moves, and near the horizon the moves that make nothing, are not
@@ -786,7 +738,8 @@ impl Engine {
                 && !tactical
                 && kind == Kind::Near
                 && best > -MATE_BOUND
-                && (i >= move_count(depth, improving) || (depth < TRIVIAL_DEPTH && trivial(b, c)))
+                && (i >= move_count(&params, depth, improving)
+                    || (depth < params.trivial_depth && trivial(b, c)))
             {
                 continue;
             }
@@ -805,8 +758,13 @@ impl Engine {
             if i == 0 {
                 v = -self.node(b, new_depth, ply + 1, -beta, -alpha);
             } else {
-                let r = if depth >= 3 && i >= 3 && !tactical {
-                    reduction(depth, i, pv_node).min(new_depth - 1).max(0)
+                let r = if depth >= params.lmr_min_depth
+                    && i >= params.lmr_min_move as usize
+                    && !tactical
+                {
+                    reduction(&params, depth, i, pv_node)
+                        .min(new_depth - 1)
+                        .max(0)
                 } else {
                     0
                 };
@@ -858,8 +816,10 @@ impl Engine {
     /// never a false proof.)
     fn opponent_threatens(&mut self, b: &mut Board) -> bool {
         b.pass();
-        self.vcf_left = DEFENCE_BUDGET;
-        let threatened = self.vct_deepening(b, DEFENCE_DEPTH).is_some();
+        self.vcf_left = self.params.defence_budget as u64;
+        let threatened = self
+            .vct_deepening(b, self.params.defence_depth as u32)
+            .is_some();
         b.pass();
         threatened
     }
@@ -887,8 +847,9 @@ impl Engine {
                 Some(r) => r,
                 None => {
                     b.make(top.cell);
-                    self.vcf_left = DEFENCE_MOVE_BUDGET;
-                    let r = self.vct_deepening(b, DEFENCE_DEPTH).map(|(plies, _)| plies);
+                    self.vcf_left = self.params.defence_move_budget as u64;
+                    let depth = self.params.defence_depth as u32;
+                    let r = self.vct_deepening(b, depth).map(|(plies, _)| plies);
                     b.unmake();
                     if self.aborted {
                         return;
@@ -909,8 +870,8 @@ impl Engine {
     /// Whether the opponent of the side to move would win by fours if it were to move.
     fn opponent_vcf(&mut self, b: &mut Board) -> bool {
         b.pass();
-        self.vcf_left = LEAF_VCF_BUDGET;
-        let found = self.vcf(b, LEAF_VCF_DEPTH).is_some();
+        self.vcf_left = self.params.leaf_vcf_budget as u64;
+        let found = self.vcf(b, self.params.leaf_vcf_depth as u32).is_some();
         b.pass();
         found
     }
@@ -934,18 +895,24 @@ pub(super) fn next_iteration_limit(limits: &Limits) -> Option<std::time::Duratio
     }
 }
 
-/// The time `share` (a fraction) of the hard limit after `start`, if there is one.
-fn share(limits: &Limits, start: Instant, (num, den): (u32, u32)) -> Option<Instant> {
+/// The time `permille` thousandths of the hard limit after `start`, if there is one.
+fn share(limits: &Limits, start: Instant, permille: i32) -> Option<Instant> {
+    let permille = permille.clamp(0, 1000) as u32;
     limits
         .hard_time
-        .and_then(|h| start.checked_add(h * num / den))
+        .and_then(|h| start.checked_add(h * permille / 1000))
 }
 
 /// Quiet moves tried at a non-PV node of `depth`: later ones are skipped (the list is
 /// ordered by threats, so what comes late rarely matters).
-fn move_count(depth: i32, improving: bool) -> usize {
-    let n = 4 + (f64::from(depth.max(1)).powf(1.32)) as usize;
-    if improving { n } else { n * 2 / 3 }
+fn move_count(p: &Params, depth: i32, improving: bool) -> usize {
+    let power = f64::from(p.move_count_power) / 100.0;
+    let n = p.move_count_base as usize + (f64::from(depth.max(1)).powf(power)) as usize;
+    if improving {
+        n
+    } else {
+        n * p.move_count_declining as usize / 100
+    }
 }
 
 /// Whether a stone on `c` would make no two (open or closed) or better on any line, for
@@ -956,8 +923,9 @@ fn trivial(b: &Board, c: Cell) -> bool {
 
 /// The late-move reduction of the `i`th move (from 0) at a node of `depth`: growing with the
 /// logarithms of both, one ply less on the principal variation.
-fn reduction(depth: i32, i: usize, pv_node: bool) -> i32 {
-    let r = (f64::from(depth).ln() * (i as f64).ln() * LMR_SCALE) as i32;
+fn reduction(p: &Params, depth: i32, i: usize, pv_node: bool) -> i32 {
+    let scale = f64::from(p.lmr_scale) / 100.0;
+    let r = (f64::from(depth).ln() * (i as f64).ln() * scale) as i32;
     (r - i32::from(pv_node)).max(1)
 }
 

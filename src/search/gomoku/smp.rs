@@ -5,7 +5,7 @@
 //! the helpers end when the main thread's search does.
 
 use super::board::Board;
-use super::search::{Engine, Job, QUIET_PLIES, RootList, RootMove};
+use super::search::{Engine, Job, RootList, RootMove};
 use crate::search::{INF, Iteration, SearchResult};
 use rand::Rng;
 use std::sync::Arc;
@@ -86,21 +86,13 @@ impl Engine {
                 let started = std::thread::Builder::new()
                     .name(format!("kinrow-helper-{}", index + 1))
                     .spawn_scoped(scope, move || {
-                        if job.selective {
-                            helper.help_selective(board, moves, index, job);
-                        } else {
-                            helper.help(board, moves, index, job.max_depth);
-                        }
+                        helper.help(board, moves, index, job.max_depth);
                     });
                 if let Err(e) = started {
                     log::warn!("helper thread {} not started: {e}", index + 1);
                 }
             }
-            if job.selective {
-                self.iterate_selective(&mut b, root, job, None, report)
-            } else {
-                self.iterate(&mut b, root, job, rng, report)
-            }
+            self.iterate(&mut b, root, job, rng, report)
         });
         result.nodes = self.total_nodes();
         log::debug!(
@@ -118,6 +110,7 @@ impl Engine {
     fn join_search(&mut self, main: &Engine, done: &Arc<AtomicBool>, pool: &Arc<AtomicU64>) {
         self.tt = Arc::clone(&main.tt);
         self.start = main.start;
+        self.params = main.params;
         self.begin(
             Arc::clone(done),
             Some(Arc::clone(pool)),
@@ -136,8 +129,7 @@ impl Engine {
             if ((depth + phase) / size) % 2 != 0 {
                 continue;
             }
-            self.quiet_ply = depth as usize + QUIET_PLIES;
-            self.extend_ply = 2 * depth as usize;
+            self.set_horizon(depth);
             let mut best = -INF;
             for (i, root) in roots.iter_mut().enumerate() {
                 b.make(root.cell);

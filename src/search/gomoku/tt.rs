@@ -25,8 +25,7 @@ pub struct Hit {
     pub bound: Bound,
     /// Depth searched.
     pub depth: i32,
-    /// For the tree search: no move was left out in the subtree (a win or loss stored is a
-    /// proof). For the selective search: the position is or was on the principal variation.
+    /// No move was left out in the subtree (a win or loss stored is a proof).
     pub sound: bool,
     /// The best move found.
     pub best: Option<Cell>,

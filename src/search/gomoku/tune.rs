@@ -24,12 +24,12 @@ use super::pattern::{LineRule, Threat};
 use crate::rules::{Geometry, Position, Tables};
 use std::collections::HashMap;
 
-/// The weights of one side's cells: pattern (10), threat (9), crossing.
+/// The weights of one side's cells: pattern (10), threat (7), crossing.
 const CELLS: usize = 10 + Threat::COUNT + 1;
 const THREAT_AT: usize = 10;
 const CROSSING_AT: usize = THREAT_AT + Threat::COUNT;
-/// Weights in the linear form: the side to move's cells, the waiting side's, then mover (9),
-/// waiter (9) and tempo.
+/// Weights in the linear form: the side to move's cells, the waiting side's, then mover (7),
+/// waiter (7) and tempo.
 const FEATURES: usize = 2 * CELLS + 2 * Threat::COUNT + 1;
 const MOVER_AT: usize = 2 * CELLS;
 const WAITER_AT: usize = MOVER_AT + Threat::COUNT;
@@ -46,16 +46,16 @@ const LABEL_SCALE: f64 = 200.0;
 const HAND_SET: Weights = Weights {
     to_move: Cells {
         pattern: [0, 0, 1, 2, 5, 12, 40, 30, 120, 200],
-        threat: [0, 0, 30, 120, 0, 30, 250, 300, 500],
+        threat: [0, 0, 120, 0, 250, 300, 500],
         crossing: 25,
     },
     waiting: Cells {
         pattern: [0, 0, 1, 2, 5, 12, 40, 30, 120, 200],
-        threat: [0, 0, 30, 120, 0, 30, 250, 300, 500],
+        threat: [0, 0, 120, 0, 250, 300, 500],
         crossing: 25,
     },
-    mover: [0, 40, 80, 600, 30, 120, 800, 0, 0],
-    waiter: [0, 10, 30, 200, 10, 50, 300, 0, 0],
+    mover: [0, 40, 600, 30, 800, 0, 0],
+    waiter: [0, 10, 200, 10, 300, 0, 0],
     tempo: 20,
 };
 
@@ -149,7 +149,7 @@ fn free() -> [bool; FEATURES] {
         CELLS,
         CELLS + THREAT_AT,
         MOVER_AT,
-        MOVER_AT + Threat::Flex4 as usize,
+        MOVER_AT + Threat::OpenFour as usize,
         MOVER_AT + Threat::Five as usize,
         WAITER_AT,
     ] {
@@ -213,7 +213,7 @@ fn parse(
     }
     let board = Board::new(&pos, LineRule::Freestyle);
     // A side to move with a five or an open four has won: nothing to evaluate.
-    if strongest(&board, board.side()) >= Threat::Flex4 {
+    if strongest(&board, board.side()) >= Threat::OpenFour {
         return None;
     }
     Some(Sample {

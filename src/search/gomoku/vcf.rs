@@ -28,7 +28,7 @@ impl Engine {
             1 => {
                 // The block is the only move; it must be a four itself to go on attacking.
                 let c = b.find(them, Threat::Five)?;
-                if b.threat(c, us) < Threat::Block4 || !b.allowed(c, us) {
+                if b.threat(c, us) < Threat::Four || !b.allowed(c, us) {
                     return None;
                 }
                 Some(c)
@@ -36,7 +36,7 @@ impl Engine {
             _ => return None,
         };
         if forced.is_none()
-            && let Some(c) = b.find_allowed(us, Threat::Flex4)
+            && let Some(c) = b.find_allowed(us, Threat::OpenFour)
         {
             return Some((3, c));
         }
@@ -54,7 +54,7 @@ impl Engine {
                 for &c in b.board_cells() {
                     if n < MAX_ATTACKS
                         && b.is_empty(c)
-                        && b.threat(c, us) >= Threat::Block4
+                        && b.threat(c, us) >= Threat::Four
                         && b.allowed(c, us)
                     {
                         attacks[n] = (b.threat(c, us), c);

@@ -54,7 +54,7 @@ impl Refuted {
 }
 
 /// Attacks that are tried anywhere, not only on the lines of the previous one.
-const ANYWHERE: Threat = Threat::Block4;
+const ANYWHERE: Threat = Threat::Four;
 /// How far along a line from the previous attack the next one is looked for.
 const REACH: usize = 4;
 
@@ -116,7 +116,7 @@ impl Engine {
                     return None;
                 }
                 b.make(c);
-                let r = if b.count(us, Threat::Five) > 0 || b.has(us, Threat::Flex4) {
+                let r = if b.count(us, Threat::Five) > 0 || b.has(us, Threat::OpenFour) {
                     self.defend(b, depth, c)
                 } else {
                     None
@@ -126,7 +126,7 @@ impl Engine {
             }
             _ => return None,
         }
-        if let Some(c) = b.find_allowed(us, Threat::Flex4) {
+        if let Some(c) = b.find_allowed(us, Threat::OpenFour) {
             return Some((3, c));
         }
         if depth == 0 {
@@ -141,7 +141,7 @@ impl Engine {
         for &c in b.board_cells() {
             if n < MAX_ATTACKS
                 && b.is_empty(c)
-                && b.threat(c, us) >= Threat::Flex3
+                && b.threat(c, us) >= Threat::Three
                 && last.is_none_or(|l| b.threat(c, us) >= ANYWHERE || relevant(c, l))
                 && b.allowed(c, us)
             {
@@ -182,7 +182,7 @@ impl Engine {
         let mut list = Vec::new();
         match b.count(att, Threat::Five) {
             0 => {
-                if !b.has(att, Threat::Flex4) {
+                if !b.has(att, Threat::OpenFour) {
                     // The move made no threat that must be answered.
                     return None;
                 }
@@ -240,7 +240,7 @@ impl Engine {
                     return None;
                 }
                 b.make(block);
-                let pending = b.count(att, Threat::Five) > 0 || b.has(att, Threat::Flex4);
+                let pending = b.count(att, Threat::Five) > 0 || b.has(att, Threat::OpenFour);
                 let r = if pending {
                     self.defend(b, depth, block)
                 } else {
@@ -358,7 +358,8 @@ mod tests {
                     continue;
                 }
                 let mut b = Board::new(&pos, rule);
-                if blocks == 0 && (b.count(b.side(), Threat::Flex4) > 0 || b.fours(b.side()) > 0) {
+                if blocks == 0 && (b.count(b.side(), Threat::OpenFour) > 0 || b.fours(b.side()) > 0)
+                {
                     // Wins by fours alone: the fours search's business.
                     continue;
                 }
@@ -399,7 +400,6 @@ mod tests {
         for exact in [false, true] {
             let mut engine = Engine::new(1);
             engine.root_threats = false;
-            engine.tree_search = true;
             for pos in quiet_positions(41, 120, exact) {
                 let limits = Limits {
                     depth: Some(4),
@@ -529,7 +529,7 @@ mod tests {
     fn the_search_answers_a_threatened_win_by_threats() {
         use crate::search::{Limits, Value};
         const LOST: i32 = -crate::eval::EVAL_LIMIT;
-        use crate::search::gomoku::search::DEFENCE_MOVE_BUDGET;
+        use crate::search::gomoku::params::Params;
         // Whether the side to move wins within two attacks (exhaustively), and the nodes
         // it took to find out.
         let wins_after = |pos: &Position, exact: bool| {
@@ -557,10 +557,8 @@ mod tests {
                     after.unmake();
                     (!lost, nodes)
                 };
-                // The tree search's check of the opponent's threats at the root is what is
-                // tested (the selective search has none).
+                // The check of the opponent's threats at the root is what is tested.
                 let mut engine = Engine::new(1);
-                engine.tree_search = true;
                 // Whole iterations: a search cut short may play a move not yet checked.
                 let limits = Limits {
                     depth: Some(2),
@@ -574,7 +572,7 @@ mod tests {
                 }
                 let best = r.best.expect("a move");
                 let (held, nodes) = holds(best, &mut after);
-                if !held && nodes > DEFENCE_MOVE_BUDGET {
+                if !held && nodes > Params::DEFAULT.defence_move_budget as u64 {
                     // A win the search's check had no budget to find.
                     continue;
                 }

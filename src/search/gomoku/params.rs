@@ -1,0 +1,289 @@
+//! The gomoku search's tunable numbers, in one typed table: each parameter's name, default,
+//! range and step (the step is the size of a tuner's perturbation, see `kinrow tune`). The
+//! defaults are compiled in; a session can change any of them by name (the UCI options of
+//! the same names, or a parameters file). Fractions are written in hundredths or
+//! thousandths, so that every value is a whole number a tuner can step.
+//!
+//! Where a default comes from is said in `docs/gomoku-search.md`, with the match, SPRT or
+//! tuning run that found it.
+
+use thiserror::Error;
+
+/// One parameter of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// Its name: a Rust identifier, also the name of its UCI option.
+    pub name: &'static str,
+    /// The compiled-in value.
+    pub default: i32,
+    /// The smallest value allowed.
+    pub min: i32,
+    /// The largest value allowed.
+    pub max: i32,
+    /// A tuner's perturbation at the start of a run.
+    pub step: i32,
+    /// What it does.
+    pub doc: &'static str,
+}
+
+/// A parameter that cannot be set.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParamError {
+    /// No parameter has this name.
+    #[error("no search parameter is named '{0}'")]
+    Unknown(String),
+    /// The value is outside the parameter's range.
+    #[error("{name} must be from {min} to {max}, not {value}")]
+    OutOfRange {
+        /// The parameter.
+        name: &'static str,
+        /// The value refused.
+        value: i64,
+        /// Its smallest value.
+        min: i32,
+        /// Its largest value.
+        max: i32,
+    },
+}
+
+/// Declares the parameters: the struct, its defaults and the table, from one list.
+macro_rules! params {
+    ($($(#[doc = $doc:literal])+ $name:ident: $default:literal in $min:literal..=$max:literal step $step:literal;)+) => {
+        /// The values of the gomoku search's parameters (see [`Params::SPECS`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $($(#[doc = $doc])+ pub $name: i32,)+
+        }
+
+        impl Params {
+            /// Every parameter: name, default, range, step, in the order of the struct.
+            pub const SPECS: &'static [Spec] = &[$(Spec {
+                name: stringify!($name),
+                default: $default,
+                min: $min,
+                max: $max,
+                step: $step,
+                doc: concat!($($doc),+),
+            },)+];
+
+            /// The compiled-in values.
+            pub const DEFAULT: Params = Params { $($name: $default,)+ };
+
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $(stringify!($name) => Some(&mut self.$name),)+
+                    _ => None,
+                }
+            }
+
+            /// The value of the parameter `name`, if there is one.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $(stringify!($name) => Some(self.$name),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+params! {
+    /// Reverse futility pruning: the deepest node (plies left) where a static value far above
+    /// beta ends the node.
+    futility_depth: 6 in 0..=12 step 1;
+    /// Reverse futility pruning: the margin a ply of depth left.
+    futility_margin: 120 in 20..=400 step 16;
+    /// Null-move pruning: the least depth left where it is tried.
+    null_min_depth: 3 in 1..=10 step 1;
+    /// Null-move pruning: the reduction of the null move's search, besides the ply it uses.
+    null_reduction: 2 in 1..=6 step 1;
+    /// Null-move pruning: a further ply of reduction per this many plies of depth left.
+    null_depth_divisor: 4 in 2..=16 step 1;
+    /// Late-move reductions: the product of the logarithms of depth and move number, times
+    /// this many hundredths.
+    lmr_scale: 70 in 10..=200 step 8;
+    /// Late-move reductions: the least depth left where moves are reduced.
+    lmr_min_depth: 3 in 2..=8 step 1;
+    /// Late-move reductions: the first move (from 0) that may be reduced.
+    lmr_min_move: 3 in 1..=10 step 1;
+    /// Move-count pruning: quiet moves tried at a shallow node are this many...
+    move_count_base: 4 in 1..=16 step 1;
+    /// ...plus the depth raised to this power (in hundredths).
+    move_count_power: 132 in 80..=220 step 8;
+    /// Move-count pruning: the share (percent) of that count kept where the side to move
+    /// stands no better than two plies before.
+    move_count_declining: 67 in 30..=100 step 5;
+    /// Below this depth, non-PV nodes skip moves that make no two or better for either side.
+    trivial_depth: 4 in 0..=12 step 1;
+    /// Moves tried at a node that is not answering a threat: the best-ordered this many.
+    max_width: 24 in 8..=80 step 3;
+    /// Plies past the nominal depth in which answers to an open three are still searched.
+    quiet_plies: 4 in 0..=12 step 1;
+    /// Moves that make an open three or better are searched a ply deeper while the ply is
+    /// below this many times the iteration's depth.
+    extend_factor: 2 in 1..=4 step 1;
+    /// The fours search at the horizon: attacks in a row.
+    leaf_vcf_depth: 10 in 2..=40 step 2;
+    /// The fours search at the horizon: nodes.
+    leaf_vcf_budget: 40 in 0..=1000 step 10;
+    /// The fours search at the root: attacks in a row.
+    root_vcf_depth: 40 in 4..=120 step 4;
+    /// The fours search at the root: nodes.
+    root_vcf_budget: 100000 in 1000..=10000000 step 10000;
+    /// The threats search at the root: attacks in a row (raised one at a time).
+    root_vct_depth: 12 in 2..=30 step 1;
+    /// The threats search at the root: nodes.
+    root_vct_budget: 30000 in 0..=10000000 step 5000;
+    /// The threats search at the root ends by this share (thousandths) of the hard limit.
+    root_vct_share: 125 in 0..=1000 step 25;
+    /// The opponent's threats at the root: attacks in a row.
+    defence_depth: 10 in 2..=30 step 1;
+    /// The opponent's threats at the root: nodes for whether it threatens a win at all.
+    defence_budget: 20000 in 0..=10000000 step 2000;
+    /// The opponent's threats at the root: nodes for whether it still wins after a move.
+    defence_move_budget: 3000 in 0..=1000000 step 500;
+    /// The check of the opponent's threats ends by this share (thousandths) of the hard
+    /// limit.
+    defence_share: 250 in 0..=1000 step 25;
+    /// Aspiration windows: the half-width of the first window around the last iteration's
+    /// value (0: no aspiration, a full window every iteration).
+    aspiration_window: 0 in 0..=400 step 10;
+    /// Move ordering: a move that makes an open three.
+    order_three: 3000 in 0..=30000 step 300;
+    /// Move ordering: a move that makes two open threes.
+    order_double_three: 6000 in 0..=30000 step 400;
+    /// Move ordering: a move that makes a four.
+    order_four: 1500 in 0..=30000 step 300;
+    /// Move ordering: a move that makes a four and an open three.
+    order_four_three: 9000 in 0..=60000 step 600;
+    /// Move ordering: a move that makes an open four or two fours.
+    order_open_four: 20000 in 0..=90000 step 1000;
+    /// Move ordering: a move on the opponent's open-three cell.
+    block_three: 2000 in 0..=30000 step 300;
+    /// Move ordering: a move on the opponent's double-three cell.
+    block_double_three: 4500 in 0..=30000 step 400;
+    /// Move ordering: a move on the opponent's four cell.
+    block_four: 700 in 0..=30000 step 300;
+    /// Move ordering: a move on the opponent's four-three cell.
+    block_four_three: 6000 in 0..=60000 step 600;
+    /// Move ordering: a move on the opponent's open-four cell.
+    block_open_four: 15000 in 0..=90000 step 1000;
+    /// Move ordering: a killer move of the ply.
+    order_killer: 800 in 0..=10000 step 100;
+    /// Move ordering: the history score counts this many sixteenths...
+    order_history: 1 in 0..=16 step 1;
+    /// ...up to this much.
+    order_history_cap: 500 in 0..=10000 step 100;
+    /// Move ordering: the share (percent) of the opponent's cell value counted.
+    order_their_cells: 50 in 0..=200 step 10;
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params::DEFAULT
+    }
+}
+
+impl Params {
+    /// The table's entry for `name`.
+    pub fn spec(name: &str) -> Option<&'static Spec> {
+        Params::SPECS.iter().find(|s| s.name == name)
+    }
+
+    /// Sets the parameter `name` to `value`, if there is one and the value is in its range;
+    /// otherwise nothing changes.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+        let spec = Params::spec(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+        let fits = i32::try_from(value)
+            .ok()
+            .filter(|v| (spec.min..=spec.max).contains(v));
+        let (Some(v), Some(slot)) = (fits, self.slot(name)) else {
+            return Err(ParamError::OutOfRange {
+                name: spec.name,
+                value,
+                min: spec.min,
+                max: spec.max,
+            });
+        };
+        *slot = v;
+        Ok(())
+    }
+
+    /// Every parameter with its value here, in the table's order.
+    pub fn values(&self) -> impl Iterator<Item = (&'static Spec, i32)> + '_ {
+        Params::SPECS
+            .iter()
+            .map(move |s| (s, self.get(s.name).unwrap_or(s.default)))
+    }
+
+    /// The move-ordering weight of a move that makes `threat` for its player (`attack`), or
+    /// that takes the cell where the opponent would make it (`!attack`).
+    pub(super) fn order(&self, threat: super::pattern::Threat, attack: bool) -> i32 {
+        use super::pattern::Threat;
+        let (three, double, four, four_three, open_four) = if attack {
+            (
+                self.order_three,
+                self.order_double_three,
+                self.order_four,
+                self.order_four_three,
+                self.order_open_four,
+            )
+        } else {
+            (
+                self.block_three,
+                self.block_double_three,
+                self.block_four,
+                self.block_four_three,
+                self.block_open_four,
+            )
+        };
+        match threat {
+            Threat::None => 0,
+            Threat::Three => three,
+            Threat::DoubleThree => double,
+            Threat::Four => four,
+            Threat::FourThree => four_three,
+            Threat::OpenFour => open_four,
+            // A five ends the game: the search plays or blocks it before any ordering.
+            Threat::Five => open_four.saturating_mul(4),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_is_in_its_range_and_the_names_are_distinct() {
+        let mut names = std::collections::HashSet::new();
+        for s in Params::SPECS {
+            assert!(s.min <= s.default && s.default <= s.max, "{s:?}");
+            assert!(s.step > 0, "{s:?}");
+            assert!(names.insert(s.name), "{} twice", s.name);
+            assert_eq!(Params::DEFAULT.get(s.name), Some(s.default));
+        }
+    }
+
+    #[test]
+    fn set_checks_the_name_and_the_range_and_changes_nothing_on_error() {
+        let mut p = Params::default();
+        assert_eq!(p.set("futility_margin", 200), Ok(()));
+        assert_eq!(p.futility_margin, 200);
+        let before = p;
+        assert_eq!(
+            p.set("nonsense", 1),
+            Err(ParamError::Unknown("nonsense".into()))
+        );
+        assert!(matches!(
+            p.set("futility_margin", 100_000),
+            Err(ParamError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            p.set("futility_margin", i64::MAX),
+            Err(ParamError::OutOfRange { .. })
+        ));
+        assert_eq!(p, before);
+        assert_eq!(p.values().count(), Params::SPECS.len());
+    }
+}
