@@ -4,10 +4,10 @@
 //! end imports another (`tests/architecture.rs` checks this on every test run).
 //!
 //! ```text
-//!   uci      gomocup      referee      play      serve    report   front ends, side by side
-//!    |          |            |           |         |        |
-//!    |          |          client -------+---------+        |   engine processes, seats, Ctrl-C
-//!    |          |            |           |         |        |
+//!   uci      gomocup      referee      play      serve    report     tune     front ends, side by side
+//!    |          |            |           |         |        |          |
+//!    |          |          client -------+---------+--------|----------+     engine processes, seats, Ctrl-C
+//!    |          |            |           |         |        |          |
 //!  protocol (parse + format, game bridge)   io   text   render   stats      shared
 //!    |          |            |           |
 //!  engine (facade: go / stop / wait)   bench + fixture            core
@@ -30,7 +30,9 @@
 //! - Front ends: [`uci`] (the engine's UCI-style session), [`gomocup`] (the Gomocup brain),
 //!   [`referee`] (`kinrow match`), [`play`] (`kinrow play`), [`serve`] (`kinrow serve`: the
 //!   browser board, its JSON API and live search over Server-Sent Events, one engine per
-//!   game), [`report`] (`kinrow report`: a match's records as a picture).
+//!   game), [`report`] (`kinrow report`: a match's records as a picture), [`tune`]
+//!   (`kinrow tune`: SPSA tuning and SPRT tests of the search's parameters, over games that
+//!   `kinrow match` plays as a child process).
 
 pub mod bench;
 pub mod client;
@@ -49,4 +51,5 @@ pub mod search;
 pub mod serve;
 pub mod stats;
 pub mod text;
+pub mod tune;
 pub mod uci;

@@ -73,8 +73,14 @@ enum Sub {
     /// stdin/stdout, boards up to 20x20 (START 20, RECTSTART 20,15).
     ///
     /// A copy or link of kinrow named pbrain-kinrow (any name starting pbrain-) does the
-    /// same. The brain takes no arguments: the manager sends everything on stdin.
-    Gomocup,
+    /// same. The manager sends everything else on stdin.
+    Gomocup {
+        /// The gomoku search's parameters from FILE, a parameters file (docs/tune.md), the
+        /// others at their defaults: to measure tuned values with c-gomoku-cli ("cmd=kinrow
+        /// gomocup --params FILE"; a manager that passes no arguments needs a script).
+        #[arg(long, value_name = "FILE")]
+        params: Option<std::path::PathBuf>,
+    },
     /// Play a match between engines (or the random player) and report the score, Elo and
     /// records; see kinrow match --help.
     #[command(disable_help_flag = true)]
@@ -89,6 +95,14 @@ enum Sub {
     #[command(disable_help_flag = true)]
     Report {
         /// The report's own arguments (kinrow report --help lists them).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// Tune the gomoku search's parameters with SPSA, or test a change with an SPRT, over
+    /// games played by kinrow match; see kinrow tune --help (docs/tune.md).
+    #[command(disable_help_flag = true)]
+    Tune {
+        /// The tuner's own arguments (kinrow tune --help lists them).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
@@ -161,7 +175,7 @@ fn main() -> ExitCode {
                 hash_mb: hash.map(|mb| mb as usize),
             },
         ),
-        Some(Sub::Gomocup) => kinrow::gomocup::run(),
+        Some(Sub::Gomocup { params }) => kinrow::gomocup::main(params.as_deref()),
         Some(Sub::Match { args }) => kinrow::referee::main(&args),
         Some(Sub::Play { args }) => kinrow::play::main(&args),
         Some(Sub::Serve {
@@ -181,6 +195,7 @@ fn main() -> ExitCode {
             },
         }),
         Some(Sub::Report { args }) => kinrow::report::main(&args),
+        Some(Sub::Tune { args }) => kinrow::tune::main(&args),
     }
 }
 
@@ -219,11 +234,11 @@ fn arguments() -> Vec<OsString> {
     help_for_raw_subcommands(args)
 }
 
-/// `kinrow help match` is `kinrow match --help` (likewise `play` and `report`): those parse
-/// their own arguments, so only they can print their options; clap's `help` would show a
-/// stub.
+/// `kinrow help match` is `kinrow match --help` (likewise `play`, `report` and `tune`): those
+/// parse their own arguments, so only they can print their options; clap's `help` would show
+/// a stub.
 fn help_for_raw_subcommands(mut args: Vec<OsString>) -> Vec<OsString> {
-    let raw = |a: &OsString| a == "match" || a == "play" || a == "report";
+    let raw = |a: &OsString| a == "match" || a == "play" || a == "report" || a == "tune";
     if args.len() == 3 && args[1] == "help" && raw(&args[2]) {
         args.swap(1, 2);
         args[2] = "--help".into();
@@ -329,8 +344,12 @@ mod tests {
         assert!(e.to_string().contains("bench"), "{e}");
         let e = parse(&["gomocup", "extra"])
             .err()
-            .expect("gomocup takes none");
+            .expect("gomocup takes no positional argument");
         assert_eq!(e.exit_code(), 2);
+        assert!(matches!(
+            parse(&["gomocup", "--params", "tuned.txt"]).expect("a parameters file").command,
+            Some(Sub::Gomocup { params: Some(p) }) if p.as_os_str() == "tuned.txt"
+        ));
         let e = parse(&["--verbose"]).err().expect("unknown flag");
         assert_eq!(e.kind(), clap::error::ErrorKind::UnknownArgument);
         for help in [

@@ -1,13 +1,15 @@
 //! The module graph is a fan: the core (rules, eval, search, engine) knows nothing of text or
-//! of any front end; the front ends (UCI session, Gomocup brain, referee, play, serve) stand
-//! side by side over the core and the shared modules (protocol, io, text, client, render) and
-//! import none of each other. This test reads the sources and fails on an import that
+//! of any front end; the front ends (UCI session, Gomocup brain, referee, play, serve, report,
+//! tune) stand side by side over the core and the shared modules (protocol, io, text, client,
+//! render, stats) and import none of each other. This test reads the sources and fails on an import that
 //! breaks that shape, naming the file and the line.
 
 use std::path::{Path, PathBuf};
 
 /// The front ends: none may import another.
-const FRONT_ENDS: &[&str] = &["uci", "gomocup", "referee", "play", "serve", "report"];
+const FRONT_ENDS: &[&str] = &[
+    "uci", "gomocup", "referee", "play", "serve", "report", "tune",
+];
 
 /// What each lower module may not import (besides the front ends, which no lower module may
 /// import).

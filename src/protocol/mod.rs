@@ -16,7 +16,8 @@
 //! Rooms: `command` (the command types), `parse` (a line; small commands), `position` and
 //! `go` (their grammars), `lexical` (tokens, squares, numbers), `error` (parse errors),
 //! `format` (commands to text), `game` (to and from the rules' values), `reply` (replies to text), `engine_reply` (an engine's lines,
-//! as a referee reads them).
+//! as a referee reads them), [`params`] (parameters files: the search's tunable numbers as
+//! text).
 //!
 //! Parsing checks syntax only. [`game`] is the one bridge to the rules, both ways: the
 //! protocol's squares, sides and `position` arguments as the rules' squares, players and
@@ -31,6 +32,7 @@ mod format;
 pub mod game;
 mod go;
 mod lexical;
+pub mod params;
 mod parse;
 mod position;
 mod reply;

@@ -12,6 +12,7 @@ use super::options::{self, Change, Options};
 use crate::protocol::Command;
 use crate::protocol::game::{SpecPositionError, position_of};
 use crate::rules::{Geometry, Position, Tables};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The position and the options.
@@ -23,9 +24,9 @@ pub struct Game {
     pub options: Options,
 }
 
-/// What a change of the game asks of the searcher and the random stream, which the game
-/// does not hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a change of the game asks of the searcher, the random stream and the file system,
+/// which the game does not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
     /// Nothing more.
     None,
@@ -38,6 +39,9 @@ pub enum Effect {
     Resize(usize),
     /// `Clear Hash`.
     ClearHash,
+    /// `ParamsFile`: the search parameters from this file. The session reads it, so that
+    /// the forecast of the commands waiting behind a job (which also applies them) does not.
+    LoadParams(PathBuf),
 }
 
 impl Game {
@@ -124,6 +128,19 @@ impl Game {
                 self.position = Position::new(Tables::new(v.geometry()));
                 Effect::NewGame
             }
+            Change::Param { name, value } => {
+                // `parse_change` checked the name and the range.
+                self.options
+                    .params
+                    .set(name, value.into())
+                    .map_err(|e| format!("setoption: {e}"))?;
+                Effect::None
+            }
+            Change::ParamsFile(None) => {
+                self.options.params = crate::search::Params::DEFAULT;
+                Effect::None
+            }
+            Change::ParamsFile(Some(path)) => Effect::LoadParams(path),
         })
     }
 }

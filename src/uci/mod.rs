@@ -356,6 +356,12 @@ impl<W: Write> Session<W> {
                 )),
             },
             Ok(Effect::ClearHash) => self.idle_searcher().clear(),
+            Ok(Effect::LoadParams(path)) => match options::read_params_file(&path) {
+                Ok(params) => self.game.options.params = params,
+                Err(e) => self.error(format!(
+                    "setoption: ParamsFile: {e}; the search parameters were not changed"
+                )),
+            },
             Err(line) => self.error(line),
         }
     }
@@ -395,7 +401,7 @@ impl<W: Write> Session<W> {
                 eval: options.eval,
                 random_tie_break: options.random_tie_break,
                 threads: options.threads,
-                ..crate::search::Settings::default()
+                params: options.params,
             },
             rng: StdRng::from_rng(&mut self.rng),
             start: arrived,

@@ -4,6 +4,9 @@
 use crate::eval::EvalKind;
 use crate::protocol::{Notation, OptionKind, OptionSpec};
 use crate::rules::{Geometry, Rule};
+use crate::search::Params;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 /// The smallest table `Hash` allows, in MB.
 pub const HASH_MIN: i64 = 1;
@@ -76,6 +79,9 @@ pub struct Options {
     pub rule: Rule,
     /// The UCI variant last selected, until `newgame` with a board size.
     pub variant: Option<Variant>,
+    /// The gomoku search's tunable numbers: one spin option each, or all at once from a
+    /// `ParamsFile`.
+    pub params: Params,
 }
 
 impl Default for Options {
@@ -88,6 +94,7 @@ impl Default for Options {
             random_tie_break: true,
             rule: Rule::Freestyle,
             variant: None,
+            params: Params::DEFAULT,
         }
     }
 }
@@ -128,13 +135,31 @@ pub enum Change {
     Rule(Rule),
     /// `UCI_Variant`.
     Variant(Variant),
+    /// A search parameter (one of [`Params::SPECS`]), checked to be in its range.
+    Param {
+        /// Its name as the table spells it.
+        name: &'static str,
+        /// The new value.
+        value: i32,
+    },
+    /// `ParamsFile`: every search parameter from this file (`None`: `<empty>`, the
+    /// compiled-in defaults).
+    ParamsFile(Option<PathBuf>),
 }
 
-/// The names of every option, comma-separated, for [`OptionError::Unknown`]'s message.
+/// The names of the options, comma-separated, for [`OptionError::Unknown`]'s message; the
+/// search parameters, too many for one line (and still changing), only as such.
 fn option_names() -> String {
     let specs = specs();
-    let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-    names.join(", ")
+    let names: Vec<&str> = specs
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|name| Params::spec(name).is_none())
+        .collect();
+    format!(
+        "{} and the search parameters, which uci lists",
+        names.join(", ")
+    )
 }
 
 /// Why a `setoption` was refused.
@@ -228,12 +253,39 @@ pub fn specs() -> Vec<OptionSpec> {
                 vars: Variant::ALL.iter().map(|v| v.name().into()).collect(),
             },
         },
+        OptionSpec {
+            name: "ParamsFile".into(),
+            kind: OptionKind::String {
+                default: String::new(),
+            },
+        },
     ]
+    .into_iter()
+    .chain(Params::SPECS.iter().map(|spec| OptionSpec {
+        name: spec.name.into(),
+        kind: OptionKind::Spin {
+            default: spec.default.into(),
+            min: spec.min.into(),
+            max: spec.max.into(),
+        },
+    }))
+    .collect()
 }
 
 /// Checks a `setoption name <name> [value <value>]` (names are case-insensitive, as in UCI).
 pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
     let name_is = |n: &str| name.eq_ignore_ascii_case(n);
+    if let Some(spec) = Params::SPECS.iter().find(|s| name_is(s.name)) {
+        return parse_param(spec, value);
+    }
+    if name_is("ParamsFile") {
+        return match value {
+            None => Err(OptionError::MissingValue("ParamsFile")),
+            // What UCI writes for the empty string, as GUIs send a string option's default.
+            Some("<empty>") => Ok(Change::ParamsFile(None)),
+            Some(path) => Ok(Change::ParamsFile(Some(PathBuf::from(path)))),
+        };
+    }
     if name_is("Clear Hash") {
         return match value {
             None => Ok(Change::ClearHash),
@@ -289,6 +341,56 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
         expected: expected(option),
         got: value.to_string(),
     })
+}
+
+/// A search parameter's `setoption`: a whole number in its range.
+fn parse_param(
+    spec: &'static crate::search::ParamSpec,
+    value: Option<&str>,
+) -> Result<Change, OptionError> {
+    let value = value.ok_or(OptionError::MissingValue(spec.name))?;
+    let (negative, digits) = match value.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, value),
+    };
+    plain_number(digits)
+        .and_then(|n| i64::try_from(n).ok())
+        .map(|n| if negative { -n } else { n })
+        .and_then(|n| i32::try_from(n).ok())
+        .filter(|n| (spec.min..=spec.max).contains(n) && !(negative && *n == 0))
+        .map(|n| Change::Param {
+            name: spec.name,
+            value: n,
+        })
+        .ok_or_else(|| OptionError::BadValue {
+            option: spec.name,
+            expected: format!("a whole number from {} to {}", spec.min, spec.max),
+            got: value.to_string(),
+        })
+}
+
+/// The most bytes a parameters file may hold: far more than any real one, and a bound on
+/// what a mistaken path (a device, a huge log) makes the session read.
+pub const MAX_PARAMS_FILE_BYTES: u64 = 1 << 20;
+
+/// The parameters the file at `path` sets (the others at their defaults).
+///
+/// # Errors
+///
+/// One line for the session's error reply: the file cannot be read, is too big, or has a
+/// bad line (named by its number).
+pub fn read_params_file(path: &Path) -> Result<Params, String> {
+    let shown = path.display();
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_PARAMS_FILE_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if text.len() as u64 > MAX_PARAMS_FILE_BYTES {
+        return Err(format!(
+            "{shown} is larger than {MAX_PARAMS_FILE_BYTES} bytes, too large for a parameters file"
+        ));
+    }
+    crate::protocol::params::parse(&text).map_err(|e| format!("{shown}: {e}"))
 }
 
 /// A whole number written as plain decimal digits, as everywhere else in the protocol (no

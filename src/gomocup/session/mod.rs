@@ -30,7 +30,7 @@ use crate::io::{
 };
 use crate::rules::MAX_CELLS;
 use crate::rules::{Position, Square};
-use crate::search::{SearchResult, Settings, TableSizeError, time};
+use crate::search::{Params, SearchResult, Settings, TableSizeError, time};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::VecDeque;
@@ -105,6 +105,8 @@ pub struct Session<W: Write> {
     /// The running search's time guard, if it has a time limit, and when the command that
     /// asked for the move arrived.
     guard: Option<(Guard, Instant)>,
+    /// The gomoku search's tunable numbers (`kinrow gomocup --params FILE`).
+    params: Params,
 }
 
 impl<W: Write> Session<W> {
@@ -135,7 +137,15 @@ impl<W: Write> Session<W> {
             unlisted_notices: 0,
             rng: StdRng::seed_from_u64(SEED),
             guard: None,
+            params: Params::DEFAULT,
         })
+    }
+
+    /// The session with the search parameters `params` (the protocol has no command for
+    /// them: they come from the command line).
+    pub fn with_params(mut self, params: Params) -> Session<W> {
+        self.params = params;
+        self
     }
 
     /// Whether a search is running.
@@ -341,6 +351,7 @@ impl<W: Write> Session<W> {
             limits,
             settings: Settings {
                 threads: self.search_threads,
+                params: self.params,
                 ..Settings::default()
             },
             rng: StdRng::from_rng(&mut self.rng),
@@ -422,12 +433,13 @@ impl<W: Write> Session<W> {
     }
 }
 
-/// Runs the brain on stdin and stdout until `END` or the end of input.
-pub fn run() -> ExitCode {
+/// Runs the brain on stdin and stdout until `END` or the end of input, with the search
+/// parameters `params`.
+pub fn run(params: Params) -> ExitCode {
     let (events, inbox): (Sender<Event>, Receiver<Event>) = channel();
     let stdout = std::io::stdout();
     let mut session = match Session::new(stdout.lock(), events.clone()) {
-        Ok(s) => s,
+        Ok(s) => s.with_params(params),
         Err(e) => {
             // Nothing to do if even stderr is closed.
             let _ = writeln!(std::io::stderr(), "kinrow gomocup: {e}");
