@@ -378,3 +378,32 @@ mod tests {
         );
     }
 }
+
+/// A file that [`read_bounded`] could not give.
+#[derive(Debug, thiserror::Error)]
+pub enum BoundedReadError {
+    /// It could not be opened or read, or is not UTF-8.
+    #[error("cannot read it: {0}")]
+    Io(#[from] std::io::Error),
+    /// It holds more than the bound.
+    #[error("larger than {0} bytes")]
+    TooLarge(u64),
+}
+
+/// The text of the file at `path`, read only up to `max` bytes: a mistaken path (a device,
+/// a huge log) is refused rather than read into memory.
+///
+/// # Errors
+///
+/// [`BoundedReadError`]: unreadable, or larger than `max`.
+pub fn read_bounded(path: &std::path::Path, max: u64) -> Result<String, BoundedReadError> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(max.saturating_add(1))
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(BoundedReadError::TooLarge(max));
+    }
+    Ok(text)
+}

@@ -26,13 +26,8 @@ pub mod session;
 pub use session::run;
 
 use crate::search::Params;
-use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
-
-/// The most bytes a parameters file may hold: far more than any real one, and a bound on
-/// what a mistaken path (a device, a huge log) makes the brain read.
-const MAX_PARAMS_FILE_BYTES: u64 = 1 << 20;
 
 /// `kinrow gomocup [--params FILE]`: the brain, with the search parameters of FILE (the
 /// others at their defaults). A file that cannot be read is one line on stderr and exit
@@ -51,14 +46,7 @@ pub fn main(params_file: Option<&Path>) -> ExitCode {
 /// The parameters the file at `path` sets.
 fn read_params(path: &Path) -> Result<Params, String> {
     let shown = path.display();
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_PARAMS_FILE_BYTES + 1).read_to_string(&mut text))
-        .map_err(|e| format!("{shown}: cannot read it: {e}"))?;
-    if text.len() as u64 > MAX_PARAMS_FILE_BYTES {
-        return Err(format!(
-            "{shown}: larger than {MAX_PARAMS_FILE_BYTES} bytes, too large for a parameters file"
-        ));
-    }
+    let text = crate::io::read_bounded(path, crate::protocol::params::MAX_FILE_BYTES)
+        .map_err(|e| format!("{shown}: {e}"))?;
     crate::protocol::params::parse(&text).map_err(|e| format!("{shown}: {e}"))
 }

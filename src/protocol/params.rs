@@ -24,6 +24,10 @@
 //! ```
 
 use crate::search::{ParamError, Params};
+
+/// The most bytes a parameters file may hold: far more than any real one (a few kilobytes),
+/// and a bound on what a mistaken path makes a session or brain read.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 use crate::text::excerpt;
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while};

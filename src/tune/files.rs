@@ -7,7 +7,6 @@ use crate::protocol::game::position_of;
 use crate::protocol::{Command, parse_line};
 use crate::rules::{Geometry, Tables};
 use crate::search::Params;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The most bytes a parameters or openings file may hold, so that a mistaken path (a
@@ -16,17 +15,8 @@ const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// The text of `path`, given with `flag`.
 fn read_text(flag: &str, path: &Path) -> Result<String, TuneError> {
-    let shown = path.display();
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_string(&mut text))
-        .map_err(|e| TuneError::Input(format!("{flag} {shown}: {e}")))?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(TuneError::Input(format!(
-            "{flag} {shown}: larger than {MAX_FILE_BYTES} bytes"
-        )));
-    }
-    Ok(text)
+    crate::io::read_bounded(path, MAX_FILE_BYTES)
+        .map_err(|e| TuneError::Input(format!("{flag} {}: {e}", path.display())))
 }
 
 /// The parameters file at `path`, given with `flag`.

@@ -5,7 +5,6 @@ use crate::eval::EvalKind;
 use crate::protocol::{Notation, OptionKind, OptionSpec};
 use crate::rules::{Geometry, Rule};
 use crate::search::Params;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The smallest table `Hash` allows, in MB.
@@ -369,10 +368,6 @@ fn parse_param(
         })
 }
 
-/// The most bytes a parameters file may hold: far more than any real one, and a bound on
-/// what a mistaken path (a device, a huge log) makes the session read.
-pub const MAX_PARAMS_FILE_BYTES: u64 = 1 << 20;
-
 /// The parameters the file at `path` sets (the others at their defaults).
 ///
 /// # Errors
@@ -381,15 +376,8 @@ pub const MAX_PARAMS_FILE_BYTES: u64 = 1 << 20;
 /// bad line (named by its number).
 pub fn read_params_file(path: &Path) -> Result<Params, String> {
     let shown = path.display();
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_PARAMS_FILE_BYTES + 1).read_to_string(&mut text))
-        .map_err(|e| format!("cannot read {shown}: {e}"))?;
-    if text.len() as u64 > MAX_PARAMS_FILE_BYTES {
-        return Err(format!(
-            "{shown} is larger than {MAX_PARAMS_FILE_BYTES} bytes, too large for a parameters file"
-        ));
-    }
+    let text = crate::io::read_bounded(path, crate::protocol::params::MAX_FILE_BYTES)
+        .map_err(|e| format!("{shown}: {e}"))?;
     crate::protocol::params::parse(&text).map_err(|e| format!("{shown}: {e}"))
 }
 

@@ -352,6 +352,12 @@ impl Board {
         self.side
     }
 
+    /// The cell of the last stone put on the board, if any.
+    #[inline]
+    pub fn last_move(&self) -> Option<Cell> {
+        self.moves.last().map(|m| m.cell)
+    }
+
     /// Stones on the board.
     #[inline]
     pub fn stones(&self) -> usize {

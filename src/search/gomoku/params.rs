@@ -102,6 +102,13 @@ params! {
     /// Late-move reductions: the product of the logarithms of depth and move number, times
     /// this many hundredths.
     lmr_scale: 70 in 10..=200 step 8;
+    /// Late-move reductions at the root: root moves from this one on (counted from 0) that
+    /// make no threat are searched a ply shallower first (0: none).
+    root_lmr_move: 0 in 0..=40 step 2;
+    /// Futility pruning of moves: at a non-PV node of at most `futility_depth` plies left,
+    /// a quiet move is skipped when the static value plus this much a ply stays at or below
+    /// alpha (0: no such pruning).
+    move_futility_margin: 0 in 0..=600 step 20;
     /// Late-move reductions: the least depth left where moves are reduced.
     lmr_min_depth: 3 in 2..=8 step 1;
     /// Late-move reductions: the first move (from 0) that may be reduced.
@@ -122,6 +129,14 @@ params! {
     /// Moves that make an open three or better are searched a ply deeper while the ply is
     /// below this many times the iteration's depth.
     extend_factor: 2 in 1..=4 step 1;
+    /// The weakest threat class (1 open three, 2 double three, 3 four, 4 four-three, 5 open
+    /// four) whose moves are extended.
+    extend_threat: 1 in 1..=6 step 1;
+    /// The weakest threat class of the mover's whose moves are never reduced or pruned.
+    tactical_attack: 1 in 1..=6 step 1;
+    /// The weakest threat class of the opponent's whose cells, taken, are never reduced or
+    /// pruned.
+    tactical_defence: 1 in 1..=6 step 1;
     /// The fours search at the horizon: attacks in a row.
     leaf_vcf_depth: 10 in 2..=40 step 2;
     /// The fours search at the horizon: nodes.
@@ -145,9 +160,6 @@ params! {
     /// The check of the opponent's threats ends by this share (thousandths) of the hard
     /// limit.
     defence_share: 250 in 0..=1000 step 25;
-    /// Aspiration windows: the half-width of the first window around the last iteration's
-    /// value (0: no aspiration, a full window every iteration).
-    aspiration_window: 0 in 0..=400 step 10;
     /// Move ordering: a move that makes an open three.
     order_three: 3000 in 0..=30000 step 300;
     /// Move ordering: a move that makes two open threes.
@@ -170,6 +182,14 @@ params! {
     block_open_four: 15000 in 0..=90000 step 1000;
     /// Move ordering: a killer move of the ply.
     order_killer: 800 in 0..=10000 step 100;
+    /// Move ordering: the move that last refuted the opponent's previous move (the
+    /// counter-move heuristic).
+    order_counter: 0 in 0..=10000 step 100;
+    /// History: at a cut, the moves tried before the cutting one lose this share (percent)
+    /// of the cutting move's bonus.
+    history_malus: 0 in 0..=200 step 10;
+    /// History: at the start of a search every score keeps this share (percent) of itself.
+    history_keep: 100 in 0..=100 step 5;
     /// Move ordering: the history score counts this many sixteenths...
     order_history: 1 in 0..=16 step 1;
     /// ...up to this much.

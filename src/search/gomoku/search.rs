@@ -31,8 +31,6 @@ use std::time::Instant;
 
 /// Ticks between looks at the clock and the stop flag (as in the general search).
 const POLL_INTERVAL: u32 = 128;
-/// Moves that make this threat or a stronger one are searched a ply deeper (to a bound).
-const EXTEND_THREAT: Threat = Threat::Three;
 
 /// The gomoku searcher's memory between searches and its per-search state.
 ///
@@ -50,6 +48,8 @@ pub struct Engine {
     /// The tunable numbers of the current search.
     pub(super) params: Params,
     history: Vec<[i32; 2]>,
+    /// The move that last cut a node after each cell's stone, for each player to move.
+    counters: Vec<[Option<Cell>; 2]>,
     killers: Vec<[Option<Cell>; 2]>,
     pub(super) lists: Vec<Vec<(i32, Cell)>>,
     pub(super) pv: Vec<Vec<Cell>>,
@@ -128,6 +128,7 @@ impl Engine {
             flushed: 0,
             params: Params::DEFAULT,
             history: vec![[0; 2]; CELLS],
+            counters: vec![[None; 2]; CELLS],
             killers: vec![[None; 2]; plies],
             lists: (0..plies).map(|_| Vec::new()).collect(),
             pv: (0..plies).map(|_| Vec::new()).collect(),
@@ -167,6 +168,7 @@ impl Engine {
     fn forget(&mut self) {
         self.refuted.clear();
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
+        self.counters.iter_mut().for_each(|c| *c = [None; 2]);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
     }
 
@@ -258,6 +260,12 @@ impl Engine {
         }
         self.rule = Some(rule);
         self.tt.new_search();
+        let keep = self.params.history_keep.clamp(0, 100);
+        if keep < 100 {
+            for h in self.history.iter_mut().flatten() {
+                *h = *h / 100 * keep + *h % 100 * keep / 100;
+            }
+        }
         let mut b = Board::of(root);
         let us = b.side();
         let them = us ^ 1;
@@ -312,7 +320,7 @@ impl Engine {
                 depth: 0,
             };
         }
-        self.score_moves(&b, &mut list, None, 0);
+        self.score_moves(&b, &mut list, None, None, 0);
         list.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
         let roots: Vec<RootMove> = list
             .iter()
@@ -381,6 +389,7 @@ impl Engine {
             depth: 0,
         };
         let next_limit = next_iteration_limit(limits);
+        let root_lmr = self.params.root_lmr_move as usize;
         for depth in 1..=max_depth {
             self.seldepth = 0;
             self.set_horizon(depth);
@@ -396,12 +405,26 @@ impl Engine {
                 } else {
                     best
                 };
+                let reduce = root_lmr > 0
+                    && i >= root_lmr
+                    && depth >= 3
+                    && b.threat(root.cell, b.side()) < Threat::Three
+                    && b.threat(root.cell, b.side() ^ 1) < Threat::Three;
                 b.make(root.cell);
                 let mut v;
                 if i == 0 {
                     v = -self.node(b, depth as i32 - 1, 1, -INF, -alpha);
                 } else {
-                    v = -self.node(b, depth as i32 - 1, 1, -alpha - 1, -alpha);
+                    v = -self.node(
+                        b,
+                        depth as i32 - 1 - i32::from(reduce),
+                        1,
+                        -alpha - 1,
+                        -alpha,
+                    );
+                    if v > alpha && reduce && !self.aborted {
+                        v = -self.node(b, depth as i32 - 1, 1, -alpha - 1, -alpha);
+                    }
                     if v > alpha && !self.aborted {
                         v = -self.node(b, depth as i32 - 1, 1, -INF, -alpha);
                     }
@@ -537,7 +560,14 @@ impl Engine {
     }
 
     /// Gives each listed move its ordering score.
-    fn score_moves(&self, b: &Board, list: &mut [(i32, Cell)], tt_move: Option<Cell>, ply: usize) {
+    fn score_moves(
+        &self,
+        b: &Board,
+        list: &mut [(i32, Cell)],
+        tt_move: Option<Cell>,
+        counter: Option<Cell>,
+        ply: usize,
+    ) {
         let us = b.side();
         let them = us ^ 1;
         let killers = self.killers[ply];
@@ -555,6 +585,9 @@ impl Engine {
                     + history.min(p.order_history_cap);
                 if killers.contains(&Some(c)) {
                     v += p.order_killer;
+                }
+                if counter == Some(c) {
+                    v += p.order_counter;
                 }
                 v
             };
@@ -711,7 +744,9 @@ impl Engine {
             // Facing an open four to come with no four and no block.
             return -(MATE - (p + 4));
         }
-        self.score_moves(b, &mut list, tt_move, ply);
+        let previous = b.last_move().filter(|_| !self.after_null[ply]);
+        let counter = previous.and_then(|m| self.counters[m][us]);
+        self.score_moves(b, &mut list, tt_move, counter, ply);
         let width = params.max_width as usize;
         if kind == Kind::Near && list.len() > width {
             // The best-ordered moves only: gomoku is played where the threats are.
@@ -727,8 +762,8 @@ impl Engine {
         let mut best_sound = false;
         for i in 0..list.len() {
             let c = next_best(&mut list, i);
-            let tactical = b.threat(c, us) >= Threat::Three
-                || b.threat(c, them) >= Threat::Three
+            let tactical = b.threat(c, us) as i32 >= params.tactical_attack
+                || b.threat(c, them) as i32 >= params.tactical_defence
                 || Some(c) == tt_move
                 || self.killers[ply].contains(&Some(c));
             // Late quiet moves, and near the horizon the moves that make nothing, are not
@@ -743,15 +778,25 @@ impl Engine {
             {
                 continue;
             }
+            if params.move_futility_margin > 0
+                && !pv_node
+                && !tactical
+                && best > -MATE_BOUND
+                && depth <= params.futility_depth
+                && self.evals[ply].is_some_and(|e| e + params.move_futility_margin * depth <= alpha)
+            {
+                continue;
+            }
             // A move that makes an open three or a four leaves the opponent a short list of
             // answers: searched a ply deeper, the threat sequences that decide gomoku are
             // followed to their end (to a bound). Extending fours only was better at
             // 200 ms a move and much worse at 1 s (bench/strength, README).
-            let new_depth = if b.threat(c, us) >= EXTEND_THREAT && ply < self.extend_ply {
-                depth
-            } else {
-                depth - 1
-            };
+            let new_depth =
+                if b.threat(c, us) as i32 >= params.extend_threat && ply < self.extend_ply {
+                    depth
+                } else {
+                    depth - 1
+                };
             let unsound_child = self.unsound;
             b.make(c);
             let mut v;
@@ -789,8 +834,7 @@ impl Engine {
                     alpha = v;
                     self.set_pv(ply, c);
                     if v >= beta {
-                        let h = &mut self.history[c][us];
-                        *h = h.saturating_add(depth * depth);
+                        self.reward(&list[..i], c, us, depth, previous);
                         remember_killer(&mut self.killers[ply], c);
                         break;
                     }
@@ -806,6 +850,32 @@ impl Engine {
         self.tt
             .store(key, to_table(best, ply), bound, depth, sound, best_move);
         best
+    }
+
+    /// What a cut by `c` (for `us`, at `depth` plies left, after the opponent's `previous`)
+    /// teaches the move ordering: `c`'s history gains, the moves tried before it lose a
+    /// share of that, and `c` becomes the counter to `previous`.
+    fn reward(
+        &mut self,
+        before: &[(i32, Cell)],
+        c: Cell,
+        us: usize,
+        depth: i32,
+        previous: Option<Cell>,
+    ) {
+        let bonus = depth.saturating_mul(depth);
+        let h = &mut self.history[c][us];
+        *h = h.saturating_add(bonus);
+        let malus = bonus.saturating_mul(self.params.history_malus) / 100;
+        if malus > 0 {
+            for &(_, m) in before {
+                let h = &mut self.history[m][us];
+                *h = h.saturating_sub(malus).max(-(1 << 20));
+            }
+        }
+        if let Some(m) = previous {
+            self.counters[m][us] = Some(c);
+        }
     }
 
     /// Whether the opponent would win by threats if it were to move. Another stone of ours

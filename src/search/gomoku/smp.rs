@@ -15,32 +15,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// (each helper also keeps about 3 MB of its own).
 pub const MAX_THREADS: usize = 32;
 
-/// Lazy SMP: which iterations helper `i` (from 0) skips, as (block size, phase): helpers
-/// that search different depths fill the shared table with different results (the table
-/// of Stockfish 10, whose lazy SMP this is).
-pub(super) const SKIP: [(u32, u32); 20] = [
-    (1, 0),
-    (1, 1),
-    (2, 0),
-    (2, 1),
-    (2, 2),
-    (2, 3),
-    (3, 0),
-    (3, 1),
-    (3, 2),
-    (3, 3),
-    (3, 4),
-    (3, 5),
-    (4, 0),
-    (4, 1),
-    (4, 2),
-    (4, 3),
-    (4, 4),
-    (4, 5),
-    (4, 6),
-    (4, 7),
-];
-
 /// Raises its flag when dropped.
 struct RaiseOnDrop<'a>(&'a AtomicBool);
 
@@ -120,15 +94,15 @@ impl Engine {
     }
 
     /// A helper's search: iterative deepening over `moves` (the root moves, best first),
-    /// skipping the depths [`SKIP`] gives helper `index`, until a limit or the main thread
-    /// ends it. What it finds goes into the shared table only.
+    /// until a limit or the main thread ends it. Helper `index` begins `index / 2 + 1` plies
+    /// deep and, when `index` is odd, deepens two plies at a time: the threads then spend
+    /// most of their time on different depths, and what one finishes first fills the shared
+    /// table for the others. What a helper finds goes into the shared table only.
     fn help(&mut self, mut b: Board, moves: &[RootMove], index: usize, max_depth: u32) {
-        let (size, phase) = SKIP[index % SKIP.len()];
+        let first = (index / 2 + 1) as u32;
+        let step = if index % 2 == 1 { 2 } else { 1 };
         let mut roots = moves.to_vec();
-        for depth in 1..=max_depth {
-            if ((depth + phase) / size) % 2 != 0 {
-                continue;
-            }
+        for depth in (first..=max_depth).step_by(step) {
             self.set_horizon(depth);
             let mut best = -INF;
             for (i, root) in roots.iter_mut().enumerate() {

@@ -5,8 +5,8 @@
 //! The threads of one search share it (`Threads`), so it is made of atomics and needs no
 //! lock: an entry is two words, its data and its key exclusive-ored with the data. Two
 //! threads writing one slot at once can leave a torn pair, but then the key no longer
-//! matches and a probe finds nothing (the lockless scheme of Hyatt and Mann, which is
-//! Stockfish's and Rapfi's too). Relaxed ordering suffices: an entry is a hint that is
+//! matches and a probe finds nothing (the lockless transposition table of Hyatt and Mann,
+//! ICGA Journal 2002). Relaxed ordering suffices: an entry is a hint that is
 //! checked against its key, never a message between threads.
 
 use super::board::Cell;
