@@ -15,7 +15,8 @@ struct Case {
     name: String,
     /// `columns rows k`, as `newgame` takes them.
     board: String,
-    exact: bool,
+    /// The rule, as `setoption name Rule` takes it, where it is not freestyle.
+    rule: Option<String>,
     position: String,
     go: String,
     /// Empty: any move.
@@ -91,12 +92,12 @@ impl Case {
             return Err(format!("{} fields, not 6", fields.len()));
         };
         let mut game: Vec<&str> = game.split_whitespace().collect();
-        let exact = match game.last() {
-            Some(&"exact") => true,
-            Some(&"freestyle") => false,
+        let rule = match game.last() {
+            Some(&r @ ("exact" | "renju")) => Some(r.to_string()),
+            Some(&"freestyle") => None,
             _ => {
                 game.push("freestyle");
-                false
+                None
             }
         };
         game.pop();
@@ -111,7 +112,7 @@ impl Case {
         Ok(Case {
             name: name.to_string(),
             board: game.join(" "),
-            exact,
+            rule,
             position: position.to_string(),
             go: go.to_string(),
             moves: match moves {
@@ -125,10 +126,11 @@ impl Case {
 
     fn run(&self) -> Result<(), Failed> {
         let mut e = Engine::start(&[]);
-        if self.exact {
-            e.send("setoption name Rule value exact");
-        }
+        // Renju is defined for k=5 only, so the board comes first: the rule stays with it.
         e.send(&format!("newgame {}", self.board));
+        if let Some(rule) = &self.rule {
+            e.send(&format!("setoption name Rule value {rule}"));
+        }
         e.send(&self.position);
         e.send(&self.go);
         let (lines, best) = e.recv_bestmove();
