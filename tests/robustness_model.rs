@@ -236,7 +236,8 @@ enum Expect {
     Error(String),
     /// One line, exactly this.
     Line(String),
-    /// The `uci` reply: eleven lines with `uciok`.
+    /// The `uci` reply: the ids, the options (one per search parameter among them) and
+    /// `uciok`.
     Uci,
 }
 
@@ -747,7 +748,10 @@ fn run(seed: u64, count: usize) {
                     while got.last().map(String::as_str) != Some("uciok") {
                         got.push(recv(&mut e, line));
                     }
-                    assert_eq!(got.len(), 11, "{got:?}");
+                    // id name, id author, nine options, ParamsFile, one spin option a search
+                    // parameter, then uciok.
+                    let lines = 12 + kinrow::search::Params::SPECS.len();
+                    assert_eq!(got.len(), lines, "{got:?}");
                 }
             }
         }

@@ -11,8 +11,8 @@ use std::sync::OnceLock;
 /// The weights of a cell's term: what a stone there would make of its lines.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cells {
-    /// What a line pattern at a cell is worth to the player who could play there (Dead, B1,
-    /// F1, B2, F2, B3, F3, B4, F4, F5).
+    /// What a line pattern at a cell is worth to the player who could play there (dead, closed
+    /// and open one, two and three, four, open four, five).
     pub pattern: [i32; 10],
     /// What a cell's combined threat adds: combinations are worth more than their lines.
     pub threat: [i32; Threat::COUNT],
@@ -60,7 +60,7 @@ pub const WEIGHTS: Weights = Weights {
 /// each become an open three, the makings of a double threat.
 pub fn is_crossing(pats: [Pattern; 4]) -> bool {
     pats.iter()
-        .filter(|&&p| (Pattern::F2..=Pattern::F3).contains(&p))
+        .filter(|&&p| (Pattern::OpenTwo..=Pattern::OpenThree).contains(&p))
         .count()
         >= 2
 }

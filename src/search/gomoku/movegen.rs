@@ -144,7 +144,7 @@ fn within_reach(board: &Board, cells: &[Cell]) -> Vec<Cell> {
         threats += 1;
         let mut near: Vec<Cell> = vec![c];
         for (d, &step) in DIRS.iter().enumerate() {
-            if board.pattern(c, them, d) < Pattern::B4 {
+            if board.pattern(c, them, d) < Pattern::Four {
                 continue;
             }
             for sign in [-1isize, 1] {

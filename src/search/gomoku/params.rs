@@ -113,15 +113,17 @@ params! {
     lmr_min_depth: 3 in 2..=8 step 1;
     /// Late-move reductions: the first move (from 0) that may be reduced.
     lmr_min_move: 3 in 1..=10 step 1;
-    /// Move-count pruning: quiet moves tried at a shallow node are this many...
+    /// Move-count pruning: quiet moves tried at a node off the principal variation are this
+    /// many...
     move_count_base: 4 in 1..=16 step 1;
-    /// ...plus the depth raised to this power (in hundredths).
-    move_count_power: 132 in 80..=220 step 8;
+    /// ...plus this many hundredths of the square of the plies left.
+    move_count_square: 50 in 10..=300 step 10;
     /// Move-count pruning: the share (percent) of that count kept where the side to move
     /// stands no better than two plies before.
     move_count_declining: 67 in 30..=100 step 5;
-    /// Below this depth, non-PV nodes skip moves that make no two or better for either side.
-    trivial_depth: 4 in 0..=12 step 1;
+    /// Below this depth, non-PV nodes skip idle moves: moves that make no two or better for
+    /// either side.
+    idle_depth: 4 in 0..=12 step 1;
     /// Moves tried at a node that is not answering a threat: the best-ordered this many.
     max_width: 24 in 8..=80 step 3;
     /// Plies past the nominal depth in which answers to an open three are still searched.
@@ -192,7 +194,7 @@ params! {
     history_keep: 100 in 0..=100 step 5;
     /// Move ordering: the history score counts this many sixteenths...
     order_history: 1 in 0..=16 step 1;
-    /// ...up to this much.
+    /// ...up to this much either way.
     order_history_cap: 500 in 0..=10000 step 100;
     /// Move ordering: the share (percent) of the opponent's cell value counted.
     order_their_cells: 50 in 0..=200 step 10;

@@ -9,10 +9,10 @@
 //! The definition counts only fives through the cell itself, all of which lie within the ten
 //! neighbours; the exact rule needs the fifth neighbour too, to see that a five is not part of
 //! a six. A pattern's level is how near the stone brings a five:
-//! - `F5`: a five;
-//! - `F4` (open four): two or more empty cells that each complete a five, `B4` (four): one;
-//! - `F3` (open three): some empty cell makes it an open four, `B3`: some cell makes a four;
-//! - `F2`, `B2`, `F1`, `B1` likewise, one step further away; `Dead`: no five can come of it.
+//! - `Five`: a five;
+//! - `OpenFour` (open four): two or more empty cells that each complete a five, `Four` (four): one;
+//! - `OpenThree` (open three): some empty cell makes it an open four, `ClosedThree`: some cell makes a four;
+//! - `OpenTwo`, `ClosedTwo`, `OpenOne`, `ClosedOne` likewise, one step further away; `Dead`: no five can come of it.
 //!
 //! The rule is per player ([`LineRule`]): renju gives black the exact rule while white keeps
 //! freestyle (black's forbidden moves are the board's business, see [`super::board`]).
@@ -35,24 +35,24 @@ pub const WALL: u32 = 3;
 pub enum Pattern {
     /// No five can come of this line through the cell.
     Dead = 0,
-    /// A move from a `B2`.
-    B1,
-    /// A move from an `F2`.
-    F1,
-    /// A move from a `B3`.
-    B2,
-    /// A move from an `F3`.
-    F2,
-    /// A move from a four.
-    B3,
-    /// A move from an open four.
-    F3,
+    /// One stone short of a closed two.
+    ClosedOne,
+    /// One stone short of an open two.
+    OpenOne,
+    /// One stone short of a closed three.
+    ClosedTwo,
+    /// One stone short of an open three.
+    OpenTwo,
+    /// One stone short of a four: some empty cell makes a four.
+    ClosedThree,
+    /// One stone short of an open four: some empty cell makes an open four.
+    OpenThree,
     /// One empty cell completes a five.
-    B4,
+    Four,
     /// Two or more empty cells complete a five.
-    F4,
+    OpenFour,
     /// A five (exactly five under the exact rule).
-    F5,
+    Five,
 }
 
 impl Pattern {
@@ -61,15 +61,15 @@ impl Pattern {
     fn from_bits(bits: u8) -> Pattern {
         const ALL: [Pattern; 10] = [
             Pattern::Dead,
-            Pattern::B1,
-            Pattern::F1,
-            Pattern::B2,
-            Pattern::F2,
-            Pattern::B3,
-            Pattern::F3,
-            Pattern::B4,
-            Pattern::F4,
-            Pattern::F5,
+            Pattern::ClosedOne,
+            Pattern::OpenOne,
+            Pattern::ClosedTwo,
+            Pattern::OpenTwo,
+            Pattern::ClosedThree,
+            Pattern::OpenThree,
+            Pattern::Four,
+            Pattern::OpenFour,
+            Pattern::Five,
         ];
         ALL[(bits as usize).min(9)]
     }
@@ -83,12 +83,12 @@ impl Pattern {
     /// The pattern of a line one move short of this one.
     fn demoted(self) -> Pattern {
         match self {
-            Pattern::F5 | Pattern::F4 => Pattern::F3,
-            Pattern::B4 => Pattern::B3,
-            Pattern::F3 => Pattern::F2,
-            Pattern::B3 => Pattern::B2,
-            Pattern::F2 => Pattern::F1,
-            Pattern::B2 => Pattern::B1,
+            Pattern::Five | Pattern::OpenFour => Pattern::OpenThree,
+            Pattern::Four => Pattern::ClosedThree,
+            Pattern::OpenThree => Pattern::OpenTwo,
+            Pattern::ClosedThree => Pattern::ClosedTwo,
+            Pattern::OpenTwo => Pattern::OpenOne,
+            Pattern::ClosedTwo => Pattern::ClosedOne,
             _ => Pattern::Dead,
         }
     }
@@ -140,7 +140,7 @@ fn level(key: u32, own: u32, rule: LineRule, memo: &mut [Option<Pattern>]) -> Pa
         return p;
     }
     let p = if five(key, own, rule) {
-        Pattern::F5
+        Pattern::Five
     } else {
         // Under freestyle no five through the cell reaches its fifth neighbours: leaving
         // them alone keeps the table's construction to the keys it stores.
@@ -158,8 +158,8 @@ fn level(key: u32, own: u32, rule: LineRule, memo: &mut [Option<Pattern>]) -> Pa
                 .map(|s| level(key | own << (2 * s), own, rule, memo))
                 .max()
                 .map_or(Pattern::Dead, Pattern::demoted),
-            1 => Pattern::B4,
-            _ => Pattern::F4,
+            1 => Pattern::Four,
+            _ => Pattern::OpenFour,
         }
     };
     memo[key as usize] = Some(p);
@@ -310,9 +310,9 @@ impl Threat {
     /// open threes it makes, as the rules of the game give them.
     pub fn of(pats: [Pattern; 4]) -> Threat {
         let on = |p: Pattern| pats.iter().filter(|&&q| q == p).count();
-        let fives = on(Pattern::F5);
-        let five_points = 2 * on(Pattern::F4) + on(Pattern::B4);
-        let open_threes = on(Pattern::F3);
+        let fives = on(Pattern::Five);
+        let five_points = 2 * on(Pattern::OpenFour) + on(Pattern::Four);
+        let open_threes = on(Pattern::OpenThree);
         match (fives, five_points, open_threes) {
             (1.., _, _) => Threat::Five,
             (0, 2.., _) => Threat::OpenFour,
@@ -346,7 +346,7 @@ mod tests {
     /// The level of a line by the textbook definition, searched without memory.
     fn oracle_level(line: &mut [u32; 11], own: u32, rule: LineRule) -> Pattern {
         if oracle_five(line, own, rule) {
-            return Pattern::F5;
+            return Pattern::Five;
         }
         let mut fives = 0;
         let mut best = None;
@@ -360,10 +360,10 @@ mod tests {
             }
         }
         if fives >= 2 {
-            return Pattern::F4;
+            return Pattern::OpenFour;
         }
         if fives == 1 {
-            return Pattern::B4;
+            return Pattern::Four;
         }
         for i in (0..11).filter(|&i| i != 5) {
             if line[i] == EMPTY {
@@ -374,12 +374,12 @@ mod tests {
             }
         }
         match best {
-            Some(Pattern::F4) => Pattern::F3,
-            Some(Pattern::B4) => Pattern::B3,
-            Some(Pattern::F3) => Pattern::F2,
-            Some(Pattern::B3) => Pattern::B2,
-            Some(Pattern::F2) => Pattern::F1,
-            Some(Pattern::B2) => Pattern::B1,
+            Some(Pattern::OpenFour) => Pattern::OpenThree,
+            Some(Pattern::Four) => Pattern::ClosedThree,
+            Some(Pattern::OpenThree) => Pattern::OpenTwo,
+            Some(Pattern::ClosedThree) => Pattern::ClosedTwo,
+            Some(Pattern::OpenTwo) => Pattern::OpenOne,
+            Some(Pattern::ClosedTwo) => Pattern::ClosedOne,
             _ => Pattern::Dead,
         }
     }
@@ -482,19 +482,19 @@ mod tests {
         let free = PatternTable::shared(LineRule::Freestyle);
         let exact = PatternTable::shared(LineRule::Exact);
         let cases = [
-            ("...xx*xx...", Pattern::F5, Pattern::F5),
-            ("...xx*xxx..", Pattern::F5, Pattern::Dead),
-            ("....x*xx...", Pattern::F4, Pattern::F4),
-            ("...ox*xx...", Pattern::B4, Pattern::B4),
-            ("....x*.xx..", Pattern::B4, Pattern::B4),
-            ("....x*x....", Pattern::F3, Pattern::F3),
-            ("...ox*x....", Pattern::B3, Pattern::B3),
-            (".....*x....", Pattern::F2, Pattern::F2),
-            ("|...x*xx...", Pattern::F4, Pattern::F4),
-            ("..x.x*x....", Pattern::B4, Pattern::B4),
+            ("...xx*xx...", Pattern::Five, Pattern::Five),
+            ("...xx*xxx..", Pattern::Five, Pattern::Dead),
+            ("....x*xx...", Pattern::OpenFour, Pattern::OpenFour),
+            ("...ox*xx...", Pattern::Four, Pattern::Four),
+            ("....x*.xx..", Pattern::Four, Pattern::Four),
+            ("....x*x....", Pattern::OpenThree, Pattern::OpenThree),
+            ("...ox*x....", Pattern::ClosedThree, Pattern::ClosedThree),
+            (".....*x....", Pattern::OpenTwo, Pattern::OpenTwo),
+            ("|...x*xx...", Pattern::OpenFour, Pattern::OpenFour),
+            ("..x.x*x....", Pattern::Four, Pattern::Four),
             ("x..ox*x.o..", Pattern::Dead, Pattern::Dead),
-            (".x.xx*.....", Pattern::B4, Pattern::B4),
-            ("xx.xx*.....", Pattern::B4, Pattern::B3),
+            (".x.xx*.....", Pattern::Four, Pattern::Four),
+            ("xx.xx*.....", Pattern::Four, Pattern::ClosedThree),
         ];
         for (line, want_free, want_exact) in cases {
             assert_eq!(free.get(parse(line), 0), want_free, "freestyle {line}");
@@ -505,13 +505,25 @@ mod tests {
     #[test]
     fn threat_classes() {
         use Pattern::*;
-        assert_eq!(Threat::of([B4, F3, Dead, Dead]), Threat::FourThree);
-        assert_eq!(Threat::of([B4, B4, Dead, Dead]), Threat::OpenFour);
-        assert_eq!(Threat::of([F4, B1, Dead, Dead]), Threat::OpenFour);
-        assert_eq!(Threat::of([B4, B3, F2, Dead]), Threat::Four);
-        assert_eq!(Threat::of([F3, F3, B1, Dead]), Threat::DoubleThree);
-        assert_eq!(Threat::of([F3, F2, B1, Dead]), Threat::Three);
-        assert_eq!(Threat::of([F2, F2, B3, B1]), Threat::None);
-        assert_eq!(Threat::of([F5, B4, F3, Dead]), Threat::Five);
+        assert_eq!(Threat::of([Four, OpenThree, Dead, Dead]), Threat::FourThree);
+        assert_eq!(Threat::of([Four, Four, Dead, Dead]), Threat::OpenFour);
+        assert_eq!(
+            Threat::of([OpenFour, ClosedOne, Dead, Dead]),
+            Threat::OpenFour
+        );
+        assert_eq!(Threat::of([Four, ClosedThree, OpenTwo, Dead]), Threat::Four);
+        assert_eq!(
+            Threat::of([OpenThree, OpenThree, ClosedOne, Dead]),
+            Threat::DoubleThree
+        );
+        assert_eq!(
+            Threat::of([OpenThree, OpenTwo, ClosedOne, Dead]),
+            Threat::Three
+        );
+        assert_eq!(
+            Threat::of([OpenTwo, OpenTwo, ClosedThree, ClosedOne]),
+            Threat::None
+        );
+        assert_eq!(Threat::of([Five, Four, OpenThree, Dead]), Threat::Five);
     }
 }

@@ -31,6 +31,9 @@ use std::time::Instant;
 
 /// Ticks between looks at the clock and the stop flag (as in the general search).
 const POLL_INTERVAL: u32 = 128;
+/// The lowest a history score falls by maluses (the ordering reads at most
+/// `order_history_cap` either way; the floor keeps repeated maluses from wrapping).
+const HISTORY_FLOOR: i32 = -(1 << 20);
 
 /// The gomoku searcher's memory between searches and its per-search state.
 ///
@@ -582,7 +585,7 @@ impl Engine {
                     + p.order(b.threat(c, them), false)
                     + b.cell_score(c, us)
                     + b.cell_score(c, them) * p.order_their_cells / 100
-                    + history.min(p.order_history_cap);
+                    + history.clamp(-p.order_history_cap, p.order_history_cap);
                 if killers.contains(&Some(c)) {
                     v += p.order_killer;
                 }
@@ -774,7 +777,7 @@ impl Engine {
                 && kind == Kind::Near
                 && best > -MATE_BOUND
                 && (i >= move_count(&params, depth, improving)
-                    || (depth < params.trivial_depth && trivial(b, c)))
+                    || (depth < params.idle_depth && idle(b, c)))
             {
                 continue;
             }
@@ -870,7 +873,7 @@ impl Engine {
         if malus > 0 {
             for &(_, m) in before {
                 let h = &mut self.history[m][us];
-                *h = h.saturating_sub(malus).max(-(1 << 20));
+                *h = h.saturating_sub(malus).max(HISTORY_FLOOR);
             }
         }
         if let Some(m) = previous {
@@ -976,8 +979,8 @@ fn share(limits: &Limits, start: Instant, permille: i32) -> Option<Instant> {
 /// Quiet moves tried at a non-PV node of `depth`: later ones are skipped (the list is
 /// ordered by threats, so what comes late rarely matters).
 fn move_count(p: &Params, depth: i32, improving: bool) -> usize {
-    let power = f64::from(p.move_count_power) / 100.0;
-    let n = p.move_count_base as usize + (f64::from(depth.max(1)).powf(power)) as usize;
+    let d = depth.max(1) as usize;
+    let n = p.move_count_base as usize + d * d * p.move_count_square as usize / 100;
     if improving {
         n
     } else {
@@ -985,10 +988,10 @@ fn move_count(p: &Params, depth: i32, improving: bool) -> usize {
     }
 }
 
-/// Whether a stone on `c` would make no two (open or closed) or better on any line, for
-/// either player.
-fn trivial(b: &Board, c: Cell) -> bool {
-    (0..2).all(|p| (0..4).all(|d| b.pattern(c, p, d) < Pattern::F2))
+/// Whether a stone on `c` is idle: it would make no open two, closed three or better on any
+/// line, for either player.
+fn idle(b: &Board, c: Cell) -> bool {
+    (0..2).all(|p| (0..4).all(|d| b.pattern(c, p, d) < Pattern::OpenTwo))
 }
 
 /// The late-move reduction of the `i`th move (from 0) at a node of `depth`: growing with the
