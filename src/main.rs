@@ -342,6 +342,8 @@ mod tests {
         let e = parse(&["bnech"]).err().expect("unknown subcommand");
         assert_eq!(e.kind(), clap::error::ErrorKind::InvalidSubcommand);
         assert!(e.to_string().contains("bench"), "{e}");
+        // Fixed argument lists that the parser must refuse or accept: an expect that fails
+        // is the test's own failure, not input's.
         let e = parse(&["gomocup", "extra"])
             .err()
             .expect("gomocup takes no positional argument");

@@ -17,6 +17,7 @@
 //!
 //! ```
 //! use kinrow::protocol::params;
+//! // A fixed text in the file's format: its parse cannot fail.
 //! let p = params::parse("# tuned\nlmr_scale 80\nmax_width = 20\n").unwrap();
 //! assert_eq!((p.lmr_scale, p.max_width), (80, 20));
 //! let e = params::parse("lmr_scale 80\nlmr_scale 90\n").unwrap_err();
@@ -246,6 +247,8 @@ mod tests {
     /// A parameter of the table with a range wider than one value, and a value in it other
     /// than its default (the names may change; the tests follow the table).
     fn some_spec() -> (&'static crate::search::ParamSpec, i32) {
+        // The compiled-in table: its own test (gomoku::params) checks that every range holds its
+        // default, and most ranges are wide.
         let spec = Params::SPECS
             .iter()
             .find(|s| s.min < s.max)
@@ -271,6 +274,7 @@ mod tests {
             assert_eq!(p.get(spec.name), Some(v), "{text:?}");
             // Nothing else changed.
             let mut expected = Params::DEFAULT;
+            // `v` is the table's own value next to the default, inside the range.
             expected.set(spec.name, v.into()).expect("in range");
             assert_eq!(p, expected);
         }
@@ -329,6 +333,7 @@ mod tests {
     fn the_formatted_file_parses_back_and_documents_every_parameter() {
         let mut p = Params::DEFAULT;
         for spec in Params::SPECS {
+            // A range's own end, read from the same table.
             p.set(spec.name, spec.max.into()).expect("in range");
         }
         let text = format(&p, &["tuned by a test", "second note"]);
@@ -345,6 +350,7 @@ mod tests {
     fn one_setting() {
         let (spec, v) = some_spec();
         let mut p = Params::DEFAULT;
+        // A setting made from the table's own name and an in-range value.
         apply_setting(&mut p, &format!("{}={v}", spec.name)).expect("a setting");
         assert_eq!(p.get(spec.name), Some(v));
         let before = p;

@@ -351,6 +351,7 @@ mod tests {
             (Some(0.5), Some(3.0), 1.0)
         );
         assert_eq!((a.gains.alpha, a.gains.gamma), (0.602, 0.101));
+        // 15x15 with k=5 is a board the rules accept by construction.
         assert_eq!(a.games.board, Geometry::new(15, 15, 5).expect("15x15"));
         assert_eq!(a.games.limit_flags(), ["--nodes", "200"]);
     }

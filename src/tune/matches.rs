@@ -316,6 +316,7 @@ mod tests {
         } else {
             spec.default - 1
         };
+        // The table's own value next to the default, inside the range.
         params.set(spec.name, other.into()).expect("in range");
         let words = kinrow_engine(Path::new("/opt/my kinrow"), "theta+", &params, 9);
         assert_eq!(
@@ -335,6 +336,7 @@ mod tests {
     fn summaries() {
         let text = r#"{"status":"completed","games":4,"wins":2,"draws":1,"losses":1,
             "points":2.5,"elo":{"elo":88.7,"elo_error":300.1},"sprt":null}"#;
+        // Fixed summaries in the form kinrow match writes: the parse is what is tested.
         let s = parse_summary(text).expect("a summary");
         assert_eq!(
             (s.games, s.wins, s.draws, s.losses, s.points),

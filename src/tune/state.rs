@@ -202,19 +202,20 @@ mod tests {
     }
 
     #[test]
-    fn written_lines_read_back_and_a_run_goes_on() {
+    fn written_lines_read_back_and_a_run_goes_on() -> Result<(), Box<dyn std::error::Error>> {
+        // The scratch files' I/O fails the test through `?`, not a panic.
         let dir = std::env::temp_dir().join(format!("kinrow-tune-state-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        std::fs::create_dir_all(&dir)?;
         let path = dir.join("state.jsonl");
-        assert_eq!(read(&path).expect("no file"), None);
+        assert_eq!(read(&path)?, None);
         let settings = map(json!({"seed": 7, "a": 0.1 + 0.2, "tuned": ["x"]}));
         let head = header(settings.clone());
-        append(&path, &head).expect("written");
+        append(&path, &head)?;
         for k in 0..3 {
-            append(&path, &map(json!({"k": k, "theta": {"x": 1.5 + k as f64}}))).expect("written");
+            append(&path, &map(json!({"k": k, "theta": {"x": 1.5 + k as f64}})))?;
         }
-        let saved = read(&path).expect("readable").expect("a run");
+        let saved = read(&path)?.ok_or("no run read back")?;
         assert_eq!(saved.done, 3);
         assert_eq!(saved.theta, Some(map(json!({"x": 3.5}))));
         assert!(check_same_run(&path, &saved.header, &settings).is_ok());
@@ -225,11 +226,10 @@ mod tests {
         std::fs::write(
             &path,
             format!("{}\n{}\n", Value::Object(head.clone()), json!({"k": 1})),
-        )
-        .expect("written");
+        )?;
         let e = read(&path).expect_err("k 1 first");
         assert!(e.to_string().ends_with(":2: expected iteration k 0"), "{e}");
-        std::fs::write(&path, "{\"games\": 3}\n").expect("written");
+        std::fs::write(&path, "{\"games\": 3}\n")?;
         let e = read(&path).expect_err("not ours");
         assert!(
             e.to_string()
@@ -237,5 +237,6 @@ mod tests {
             "{e}"
         );
         let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
     }
 }

@@ -706,20 +706,19 @@ impl Engine {
                 (Some(now), Some(before)) => now > before,
                 _ => true,
             };
-        let params = self.params;
         if let Some(static_eval) = self.evals[ply]
             && !pv_node
             && beta.abs() < MATE_BOUND
         {
-            if depth <= params.futility_depth
+            if depth <= self.params.futility_depth
                 && b.fours(them) == 0
-                && static_eval - params.futility_margin * depth >= beta
+                && static_eval - self.params.futility_margin * depth >= beta
             {
                 self.unsound += 1;
                 return static_eval;
             }
-            if depth >= params.null_min_depth && !self.after_null[ply] && static_eval >= beta {
-                let r = params.null_reduction + depth / params.null_depth_divisor;
+            if depth >= self.params.null_min_depth && !self.after_null[ply] && static_eval >= beta {
+                let r = self.params.null_reduction + depth / self.params.null_depth_divisor;
                 b.pass();
                 self.after_null[ply + 1] = true;
                 let v = -self.node(b, depth - 1 - r, ply + 1, -beta, -beta + 1);
@@ -750,7 +749,7 @@ impl Engine {
         let previous = b.last_move().filter(|_| !self.after_null[ply]);
         let counter = previous.and_then(|m| self.counters[m][us]);
         self.score_moves(b, &mut list, tt_move, counter, ply);
-        let width = params.max_width as usize;
+        let width = self.params.max_width as usize;
         if kind == Kind::Near && list.len() > width {
             // The best-ordered moves only: gomoku is played where the threats are.
             list.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
@@ -765,8 +764,8 @@ impl Engine {
         let mut best_sound = false;
         for i in 0..list.len() {
             let c = next_best(&mut list, i);
-            let tactical = b.threat(c, us) as i32 >= params.tactical_attack
-                || b.threat(c, them) as i32 >= params.tactical_defence
+            let tactical = b.threat(c, us) as i32 >= self.params.tactical_attack
+                || b.threat(c, them) as i32 >= self.params.tactical_defence
                 || Some(c) == tt_move
                 || self.killers[ply].contains(&Some(c));
             // Late quiet moves, and near the horizon the moves that make nothing, are not
@@ -776,17 +775,18 @@ impl Engine {
                 && !tactical
                 && kind == Kind::Near
                 && best > -MATE_BOUND
-                && (i >= move_count(&params, depth, improving)
-                    || (depth < params.idle_depth && idle(b, c)))
+                && (i >= move_count(&self.params, depth, improving)
+                    || (depth < self.params.idle_depth && idle(b, c)))
             {
                 continue;
             }
-            if params.move_futility_margin > 0
+            if self.params.move_futility_margin > 0
                 && !pv_node
                 && !tactical
                 && best > -MATE_BOUND
-                && depth <= params.futility_depth
-                && self.evals[ply].is_some_and(|e| e + params.move_futility_margin * depth <= alpha)
+                && depth <= self.params.futility_depth
+                && self.evals[ply]
+                    .is_some_and(|e| e + self.params.move_futility_margin * depth <= alpha)
             {
                 continue;
             }
@@ -795,7 +795,7 @@ impl Engine {
             // followed to their end (to a bound). Extending fours only was better at
             // 200 ms a move and much worse at 1 s (bench/strength, README).
             let new_depth =
-                if b.threat(c, us) as i32 >= params.extend_threat && ply < self.extend_ply {
+                if b.threat(c, us) as i32 >= self.params.extend_threat && ply < self.extend_ply {
                     depth
                 } else {
                     depth - 1
@@ -806,11 +806,11 @@ impl Engine {
             if i == 0 {
                 v = -self.node(b, new_depth, ply + 1, -beta, -alpha);
             } else {
-                let r = if depth >= params.lmr_min_depth
-                    && i >= params.lmr_min_move as usize
+                let r = if depth >= self.params.lmr_min_depth
+                    && i >= self.params.lmr_min_move as usize
                     && !tactical
                 {
-                    reduction(&params, depth, i, pv_node)
+                    reduction(&self.params, depth, i, pv_node)
                         .min(new_depth - 1)
                         .max(0)
                 } else {
