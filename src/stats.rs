@@ -2,9 +2,9 @@
 //! the likelihood of superiority from game pairs (pentanomial) or single games (trinomial),
 //! and the generalized SPRT on pentanomial counts.
 //!
-//! The formulas follow Michel Van den Bergh's "Comments on Normalized Elo" as fastchess and
-//! fishtest implement them; the tests check them against figures fastchess and cutechess
-//! printed for real matches.
+//! The formulas are those of Michel Van den Bergh's "Comments on Normalized Elo" and of
+//! A. Wald's sequential test; the tests check them against figures that fastchess and
+//! cutechess (programs nobody here wrote) printed for real matches.
 
 /// The 97.5% quantile of the standard normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -286,40 +286,59 @@ fn mle_with_mean(scores: &[f64], probs: &[f64], s: f64) -> Vec<f64> {
         .collect()
 }
 
-/// The distribution closest to `probs` with normalized score (mu - mu_ref) / sigma = t
-/// (Van den Bergh, section 4.1), by the fixed-point iteration from the uniform distribution.
+/// The distribution closest to `probs` (in likelihood) whose normalized score
+/// (mu - mu_ref) / sigma is `t` (Van den Bergh, section 4.1).
+///
+/// At the optimum, p_i = probs_i / (1 + theta g_i), where g is the gradient of the
+/// constraint mu - mu_ref - t sigma = 0 at p itself, g_i = a_i - mu_ref - t (sigma^2 +
+/// (a_i - mu)^2) / (2 sigma), and theta makes p sum to one with sum p_i g_i = 0. g depends
+/// on p, so p is refined from the data's own distribution (the unconstrained optimum) until
+/// it no longer moves; a handful of rounds is enough for the five pentanomial cells.
 fn mle_with_t(scores: &[f64], probs: &[f64], mu_ref: f64, t: f64) -> Vec<f64> {
-    let n = scores.len();
-    let mut p = vec![1.0 / n as f64; n];
-    for _ in 0..10 {
+    const ROUNDS: usize = 100;
+    const SETTLED: f64 = 1e-12;
+    let mut p = probs.to_vec();
+    for _ in 0..ROUNDS {
         let mu: f64 = scores.iter().zip(&p).map(|(a, q)| a * q).sum();
-        let sigma = scores
+        let variance: f64 = scores
             .iter()
             .zip(&p)
             .map(|(a, q)| q * (a - mu).powi(2))
-            .sum::<f64>()
-            .sqrt();
-        let phi: Vec<f64> = scores
+            .sum();
+        let sigma = variance.sqrt();
+        if sigma <= 0.0 {
+            break;
+        }
+        let g: Vec<f64> = scores
             .iter()
-            .map(|a| a - mu_ref - 0.5 * t * sigma * (1.0 + ((a - mu) / sigma).powi(2)))
+            .map(|a| a - mu_ref - t * (variance + (a - mu).powi(2)) / (2.0 * sigma))
             .collect();
-        let u = phi.iter().copied().fold(f64::INFINITY, f64::min);
-        let v = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let f = |theta: f64| -> f64 {
+        let (low, high) = g
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| {
+                (l.min(x), h.max(x))
+            });
+        // theta keeps every 1 + theta g_i positive: it lies between -1/high and -1/low.
+        let balance = |theta: f64| -> f64 {
             probs
                 .iter()
-                .zip(&phi)
-                .map(|(q, f)| q * f / (1.0 + theta * f))
+                .zip(&g)
+                .map(|(q, x)| q * x / (1.0 + theta * x))
                 .sum()
         };
-        let theta = root(f, -1.0 / v, -1.0 / u);
-        let mut change: f64 = 0.0;
-        for i in 0..n {
-            let next = probs[i] / (1.0 + theta * phi[i]);
-            change = change.max((next - p[i]).abs());
-            p[i] = next;
-        }
-        if change < 1e-4 {
+        let theta = root(balance, -1.0 / high, -1.0 / low);
+        let next: Vec<f64> = probs
+            .iter()
+            .zip(&g)
+            .map(|(q, x)| q / (1.0 + theta * x))
+            .collect();
+        let moved = next
+            .iter()
+            .zip(&p)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        p = next;
+        if moved < SETTLED {
             break;
         }
     }

@@ -456,6 +456,17 @@ impl Engine {
                 {
                     result.best = Some(b.square_of(first));
                     result.value = Value::from_score(best.clamp(-MATE, MATE), false, false);
+                    // The move played is reported with its line, so that the last line a
+                    // GUI shows begins with it.
+                    report(&Iteration {
+                        depth,
+                        seldepth: (self.seldepth as u32).max(depth),
+                        value: result.value,
+                        nodes: self.total_nodes(),
+                        elapsed: start.elapsed(),
+                        hashfull: self.tt.hashfull(),
+                        pv: best_pv.iter().map(|&c| b.square_of(c)).collect(),
+                    });
                 }
                 break;
             }
