@@ -123,6 +123,10 @@ enum Sub {
         /// machines in.
         #[arg(long, default_value = "127.0.0.1")]
         host: String,
+        /// A further name the server answers to, besides the listen address, localhost,
+        /// 127.0.0.1 and [::1] (repeatable): requests naming any other host are refused.
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_host: Vec<String>,
         /// The port; 0 picks a free one.
         #[arg(long, default_value_t = 8080)]
         port: u16,
@@ -180,6 +184,7 @@ fn main() -> ExitCode {
         Some(Sub::Play { args }) => kinrow::play::main(&args),
         Some(Sub::Serve {
             host,
+            allow_host,
             port,
             max_games,
             max_searches,
@@ -187,6 +192,7 @@ fn main() -> ExitCode {
         }) => kinrow::serve::run(&kinrow::serve::Config {
             host,
             port,
+            allow_hosts: allow_host,
             bounds: kinrow::serve::Bounds {
                 games: max_games as usize,
                 searches: max_searches as usize,

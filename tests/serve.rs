@@ -62,8 +62,9 @@ impl Server {
     fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
         self.raw(
             format!(
-                "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\
+                "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\
                  Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                self.address,
                 body.len()
             )
             .as_bytes(),
@@ -333,7 +334,8 @@ fn undo_hint_record_and_the_event_stream() {
         .expect("a timeout");
     write!(
         stream,
-        "GET /api/games/{id}/events HTTP/1.1\r\nHost: test\r\n\r\n"
+        "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.address
     )
     .expect("sent");
     let mut events = BufReader::new(stream);

@@ -3,20 +3,26 @@
 //!
 //! The hub has a lock of its own, apart from the game's: the search reports from its worker
 //! thread, and must never wait for the game, whose holder may be waiting for that very search
-//! to end (stop, then wait).
+//! to end (stop, then wait). Publishing never waits either: each stream has a bounded queue
+//! (tokio's channel, whose `try_send` needs no runtime), and a full queue drops the event.
 
 use serde_json::Value;
-use std::io::Write;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::sync::{Mutex, MutexGuard};
-use std::time::Duration;
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::mpsc::{Receiver, Sender, channel};
 
 /// Events a slow stream may have waiting before newer ones are dropped for it (each state
 /// event is whole, so the next one puts a page right).
-const BACKLOG: usize = 64;
+pub const BACKLOG: usize = 64;
 
-/// How often an idle stream sends a comment, so that a closed connection is noticed.
-const KEEPALIVE: Duration = Duration::from_secs(15);
+/// One event: its name (`state`, `info`, `gone`) and its data, one line of JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// The event's name.
+    pub event: String,
+    /// The event's data.
+    pub data: String,
+}
 
 /// The streams of one game, and the engine's latest iteration.
 #[derive(Default)]
@@ -26,7 +32,7 @@ pub struct Hub {
 
 #[derive(Default)]
 struct Inner {
-    streams: Vec<SyncSender<String>>,
+    streams: Vec<Sender<Message>>,
     analysis: Option<Value>,
 }
 
@@ -37,21 +43,29 @@ impl Hub {
     }
 
     /// A new stream of this game's events.
-    pub fn subscribe(&self) -> Receiver<String> {
-        let (tx, rx) = sync_channel(BACKLOG);
+    pub fn subscribe(&self) -> Receiver<Message> {
+        let (tx, rx) = channel(BACKLOG);
         self.lock().streams.push(tx);
         rx
     }
 
-    /// Sends `event` with `data` (one line of JSON) to every stream, forgetting closed ones.
+    /// Sends `event` with `data` to every stream, forgetting closed ones.
     pub fn publish(&self, event: &str, data: &Value) {
-        let message = format!("event: {event}\ndata: {data}\n\n");
-        self.lock().streams.retain(|s| {
-            !matches!(
-                s.try_send(message.clone()),
-                Err(TrySendError::Disconnected(_))
-            )
-        });
+        let message = Message {
+            event: event.to_string(),
+            data: data.to_string(),
+        };
+        self.lock()
+            .streams
+            .retain(|s| !matches!(s.try_send(message.clone()), Err(TrySendError::Closed(_))));
+    }
+
+    /// Streams whose client is still there (a stream's receiver is dropped as soon as the
+    /// server notices that its connection closed).
+    pub fn watchers(&self) -> usize {
+        let mut inner = self.lock();
+        inner.streams.retain(|s| !s.is_closed());
+        inner.streams.len()
     }
 
     /// Records and sends the engine's latest iteration.
@@ -70,31 +84,11 @@ impl Hub {
         self.lock().analysis = None;
     }
 
-    /// Tells every stream that the game is gone (an event `gone`) and closes it. The
-    /// connection itself stays until the client closes it, as the HTTP crate keeps it for
-    /// the client's next request.
+    /// Tells every stream that the game is gone (an event `gone`) and ends it: with its
+    /// sender dropped, the stream's response ends after the events already queued.
     pub fn close(&self) {
         self.publish("gone", &Value::Object(serde_json::Map::new()));
         self.lock().streams.clear();
-    }
-}
-
-/// Writes the events of `events` to `out` until the hub closes the stream or the client goes
-/// away. `out` is the raw connection after the response head.
-pub fn pump(events: &Receiver<String>, out: &mut dyn Write) {
-    loop {
-        let chunk = match events.recv_timeout(KEEPALIVE) {
-            Ok(message) => message,
-            Err(RecvTimeoutError::Timeout) => ": keepalive\n\n".to_string(),
-            Err(RecvTimeoutError::Disconnected) => return,
-        };
-        if out
-            .write_all(chunk.as_bytes())
-            .and_then(|()| out.flush())
-            .is_err()
-        {
-            return;
-        }
     }
 }
 
@@ -103,46 +97,49 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn message(event: &str, data: &str) -> Message {
+        Message {
+            event: event.into(),
+            data: data.into(),
+        }
+    }
+
     #[test]
     fn events_reach_every_open_stream_in_order() {
         let hub = Hub::default();
-        let a = hub.subscribe();
+        let mut a = hub.subscribe();
         let b = hub.subscribe();
+        assert_eq!(hub.watchers(), 2);
         drop(b);
+        assert_eq!(hub.watchers(), 1, "a closed stream is not a watcher");
         hub.publish("state", &json!({"v": 1}));
         hub.analysis(json!({"depth": 3}));
-        assert_eq!(
-            hub.lock().streams.len(),
-            1,
-            "the closed stream is forgotten"
-        );
-        assert_eq!(
-            a.recv().expect("state"),
-            "event: state\ndata: {\"v\":1}\n\n"
-        );
-        assert_eq!(
-            a.recv().expect("info"),
-            "event: info\ndata: {\"depth\":3}\n\n"
-        );
+        assert_eq!(a.try_recv(), Ok(message("state", "{\"v\":1}")));
+        assert_eq!(a.try_recv(), Ok(message("info", "{\"depth\":3}")));
         assert_eq!(hub.last_analysis(), Some(json!({"depth": 3})));
         hub.clear_analysis();
         assert_eq!(hub.last_analysis(), None);
         hub.close();
-        let mut out = Vec::new();
-        pump(&a, &mut out);
-        assert_eq!(
-            out, b"event: gone\ndata: {}\n\n",
+        assert_eq!(a.try_recv(), Ok(message("gone", "{}")));
+        assert!(
+            a.try_recv().is_err() && a.is_closed(),
             "a closed hub ends the stream"
         );
+        assert_eq!(hub.watchers(), 0);
     }
 
     #[test]
     fn a_slow_stream_loses_events_not_memory() {
         let hub = Hub::default();
-        let slow = hub.subscribe();
+        let mut slow = hub.subscribe();
         for i in 0..BACKLOG + 10 {
             hub.publish("state", &json!(i));
         }
-        assert_eq!(slow.try_iter().count(), BACKLOG);
+        let mut held = 0;
+        while slow.try_recv().is_ok() {
+            held += 1;
+        }
+        assert_eq!(held, BACKLOG);
+        assert_eq!(hub.watchers(), 1, "a slow stream is still a watcher");
     }
 }

@@ -9,29 +9,45 @@
 //! - [`store`]: the games held, bounded, and the driver thread that moves the computer
 //!   players;
 //! - [`sgf`]: the game record;
-//! - [`http`]: routing, the embedded files and the replies.
+//! - [`http`]: admission (Host, Origin, framing, body), routing, the embedded files and the
+//!   replies;
+//! - [`net`]: the connections, their cap and their timeouts.
 
 pub mod game;
 pub mod http;
 pub mod hub;
+pub mod net;
 pub mod setup;
 pub mod sgf;
 pub mod store;
 
 use crate::client::interrupt;
-use http::Server;
+use http::{Hosts, Server};
+use net::Connections;
 use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Duration;
+use std::sync::atomic::AtomicUsize;
+use std::time::{Duration, Instant};
 pub use store::Bounds;
 
-/// Threads answering requests (event streams get threads of their own).
-const WORKERS: usize = 4;
+/// The runtime's worker threads: they only move bytes and wait; routing runs on its blocking
+/// pool and searches on each engine's own thread.
+const WORKERS: usize = 2;
 
-/// How often the threads look at the stop flag.
+/// Routing calls running at once on the blocking pool (each holds at most one game's lock
+/// briefly).
+const MAX_BLOCKING: usize = 32;
+
+/// How often the server looks at the stop flag.
 const POLL: Duration = Duration::from_millis(100);
+
+/// How long open connections get to finish their requests when the server stops.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
+/// Each game's transposition table, in MB (the games held times this bounds the memory).
+pub const GAME_HASH_MB: usize = 8;
 
 /// Where to listen and how much to allow.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +56,8 @@ pub struct Config {
     pub host: String,
     /// The port; 0 picks a free one.
     pub port: u16,
+    /// Further names the server answers to (`--allow-host`).
+    pub allow_hosts: Vec<String>,
     /// The server's bounds.
     pub bounds: Bounds,
 }
@@ -47,96 +65,130 @@ pub struct Config {
 /// Runs the server until Ctrl-C or SIGTERM; returns the exit status.
 pub fn run(config: &Config) -> ExitCode {
     interrupt::install();
-    let address = format!("{}:{}", config.host, config.port);
-    let listener = match tiny_http::Server::http(&address) {
-        Ok(listener) => Arc::new(listener),
+    let fail = |message: std::fmt::Arguments| {
+        crate::io::complain(format_args!("kinrow serve: {message}"));
+        ExitCode::from(1)
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(WORKERS)
+        .max_blocking_threads(MAX_BLOCKING)
+        .thread_name("kinrow-serve")
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return fail(format_args!("cannot start: {e}")),
+    };
+    let listener = match std::net::TcpListener::bind((config.host.as_str(), config.port))
+        .and_then(|l| l.set_nonblocking(true).map(|()| l))
+    {
+        Ok(listener) => listener,
         Err(e) => {
-            crate::io::complain(format_args!(
-                "kinrow serve: cannot listen on {address}: {e}"
+            return fail(format_args!(
+                "cannot listen on {}:{}: {e}",
+                config.host, config.port
             ));
-            return ExitCode::from(1);
         }
     };
-    let Some(bound) = listener.server_addr().to_ip() else {
-        crate::io::complain("kinrow serve: the server is not on an IP address");
-        return ExitCode::from(1);
+    let bound = match listener.local_addr() {
+        Ok(bound) => bound,
+        Err(e) => return fail(format_args!("the listening socket has no address: {e}")),
+    };
+    let store = match store::Store::start(config.bounds) {
+        Ok(store) => store,
+        Err(e) => return fail(format_args!("cannot start: {e}")),
     };
     // The first line says where to point a browser (and tests read the port from it).
     let mut stdout = std::io::stdout();
-    let _ = writeln!(
-        stdout,
-        "kinrow serve: open http://{bound}/ in a browser (Ctrl-C stops)"
-    )
-    .and_then(|()| stdout.flush());
-    let store = match store::Store::start(config.bounds) {
-        Ok(store) => store,
-        Err(e) => {
-            crate::io::complain(format_args!("kinrow serve: cannot start: {e}"));
-            return ExitCode::from(1);
-        }
-    };
+    let _ = writeln!(stdout, "{}", address_line(bound)).and_then(|()| stdout.flush());
     let server = Arc::new(Server {
-        store,
-        streams: AtomicUsize::new(0),
+        store: Arc::clone(&store),
+        streams: Arc::new(AtomicUsize::new(0)),
+        hosts: Hosts::new(&config.host, &config.allow_hosts),
     });
-    let stopping = Arc::new(AtomicBool::new(false));
-    for n in 0..WORKERS {
-        let (listener, server, stopping) = (
-            Arc::clone(&listener),
-            Arc::clone(&server),
-            Arc::clone(&stopping),
-        );
-        let spawned = std::thread::Builder::new()
-            .name(format!("kinrow-serve-{n}"))
-            .spawn(move || work(&listener, &server, &stopping));
-        if let Err(e) = spawned {
-            crate::io::complain(format_args!("kinrow serve: cannot start a thread: {e}"));
-            return ExitCode::from(1);
-        }
+    let served = runtime.block_on(serve(listener, server));
+    store.close();
+    runtime.shutdown_timeout(SHUTDOWN_GRACE);
+    if let Err(e) = served {
+        return fail(format_args!("{e}"));
     }
-    while !interrupt::interrupted() {
-        std::thread::sleep(POLL);
-    }
-    stopping.store(true, Ordering::SeqCst);
-    server.store.close();
     log::info!("kinrow serve: stopped");
     let _ = writeln!(stdout, "kinrow serve: stopped").and_then(|()| stdout.flush());
     ExitCode::SUCCESS
 }
 
-/// Answers requests until the server stops. A request whose handler panics (a bug) loses
-/// its connection, not the thread.
-fn work(listener: &tiny_http::Server, server: &Arc<Server>, stopping: &AtomicBool) {
-    while !stopping.load(Ordering::SeqCst) {
-        let request = match listener.recv_timeout(POLL) {
-            Ok(Some(request)) => request,
-            Ok(None) => continue,
-            Err(e) => {
-                log::warn!("kinrow serve: a request could not be received: {e}");
-                continue;
-            }
-        };
-        let streams = server.streams.load(Ordering::SeqCst);
-        let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let path = request.url().split(['?', '#']).next().unwrap_or("");
-            if path.ends_with("/events") && streams < http::MAX_STREAMS {
-                // An event stream holds its thread for as long as it is open.
-                let server = Arc::clone(server);
-                let spawned = std::thread::Builder::new()
-                    .name("kinrow-serve-events".into())
-                    .spawn(move || http::handle(&server, request));
-                if let Err(e) = spawned {
-                    log::warn!("kinrow serve: no thread for an event stream: {e}");
-                }
-            } else {
-                http::handle(server, request);
-            }
-        }));
-        if handled.is_err() {
-            log::error!("kinrow serve: a request's handler failed; its connection was dropped");
-        }
+/// Serves until an interrupt, then stops accepting, ends the games' streams and gives the
+/// open connections [`SHUTDOWN_GRACE`] to finish.
+async fn serve(listener: std::net::TcpListener, server: Arc<Server>) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let connections = Arc::new(Connections::default());
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let app = http::router(Arc::clone(&server));
+    let accepting = tokio::spawn(net::accept(
+        listener,
+        app,
+        Arc::clone(&connections),
+        stopped,
+    ));
+    while !interrupt::interrupted() {
+        tokio::time::sleep(POLL).await;
     }
+    let _ = stop.send(true);
+    let _ = accepting.await;
+    // Ending every game ends its event streams, the only responses that never finish.
+    let store = Arc::clone(&server.store);
+    let _ = tokio::task::spawn_blocking(move || store.close()).await;
+    let deadline = Instant::now() + SHUTDOWN_GRACE;
+    while connections.count() > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(())
 }
 
-/// Each game's transposition table, in MB (the games held times this bounds the memory).
-pub const GAME_HASH_MB: usize = 8;
+/// The first line: where to point a browser. A server listening on every address is
+/// reached here through the loopback address.
+fn address_line(bound: SocketAddr) -> String {
+    let reach = match bound.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => {
+            SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), bound.port())
+        }
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), bound.port())
+        }
+        _ => bound,
+    };
+    let everywhere = if reach == bound {
+        String::new()
+    } else {
+        format!(
+            "; it listens on every address ({bound}): from another machine, use this \
+             machine's address and port {}",
+            bound.port()
+        )
+    };
+    format!("kinrow serve: open http://{reach}/ in a browser (Ctrl-C stops){everywhere}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_address_line_names_a_reachable_address() {
+        let line = |a: &str| address_line(a.parse().expect("an address"));
+        assert_eq!(
+            line("127.0.0.1:8080"),
+            "kinrow serve: open http://127.0.0.1:8080/ in a browser (Ctrl-C stops)"
+        );
+        assert!(
+            line("0.0.0.0:80").starts_with(
+                "kinrow serve: open http://127.0.0.1:80/ in a browser (Ctrl-C stops); it \
+                 listens on every address (0.0.0.0:80)"
+            ),
+            "{}",
+            line("0.0.0.0:80")
+        );
+        assert!(line("[::]:9").starts_with("kinrow serve: open http://[::1]:9/"));
+        assert!(line("[::1]:9").starts_with("kinrow serve: open http://[::1]:9/ in"));
+    }
+}

@@ -1,0 +1,328 @@
+//! The connections: accepted under a cap, each served by hyper's HTTP/1 connection on the
+//! tokio runtime, watched for idleness, and ended gracefully when the server stops.
+//!
+//! The bounds, each against a way a client can tie a server up:
+//! - at most [`MAX_CONNECTIONS`] connections. One more makes room by closing the connection
+//!   that has been idle longest (no request in progress, no stream open); when every one is
+//!   busy, the newcomer gets a `503` and is closed (no thread, no task kept for it);
+//! - a request's head must arrive within [`HEADER_TIMEOUT`] and fit in [`MAX_HEADER_BYTES`]
+//!   (hyper answers 431 beyond it, and 400 to any request line or header it cannot
+//!   parse, `HTTP/2.0` and bad `Content-Length` values included);
+//! - a connection where no byte has moved either way for [`IDLE_TIMEOUT`] is closed: an idle
+//!   keep-alive connection, a client that stops sending in the middle of a request, and one
+//!   that stops reading its replies (its writes no longer progress);
+//! - errors on accept (out of descriptors) pause the loop briefly instead of ending it.
+
+use std::io;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
+
+/// Connections served at once.
+pub const MAX_CONNECTIONS: usize = 256;
+
+/// The longest a connection may be silent both ways.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The longest a request's head (request line and headers) may take to arrive.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The largest request head read. The page's requests carry a few hundred bytes of
+/// headers; cookies of other applications on `localhost` can add a few kilobytes.
+pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+
+/// The largest buffer a connection keeps for reading (hyper's minimum is 8 KiB).
+const MAX_BUFFER_BYTES: usize = 64 * 1024;
+
+/// How long a connection over the cap waits for an idle one to be closed for it.
+const ROOM_WAIT: Duration = Duration::from_millis(500);
+
+/// Connections over the cap that may wait for room at once; beyond that they are refused
+/// at once.
+const MAX_WAITING: usize = 64;
+
+/// How long the accept loop pauses after an accept error (typically: no descriptor left).
+const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
+
+/// How often a connection checks its idleness.
+const WATCH_TICK: Duration = Duration::from_millis(500);
+
+/// The reply to a connection refused for want of room.
+const REFUSAL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n\
+Connection: close\r\nContent-Length: 59\r\n\r\n{\"error\":\"the server has too many connections; try again\"}";
+
+/// What the server knows of one connection: when a byte last moved, and how many of its
+/// requests (an open event stream included) are in progress.
+pub struct Activity {
+    epoch: Instant,
+    last_ms: AtomicU64,
+    busy: AtomicUsize,
+    evict: Notify,
+}
+
+impl Activity {
+    fn new() -> Activity {
+        Activity {
+            epoch: Instant::now(),
+            last_ms: AtomicU64::new(0),
+            busy: AtomicUsize::new(0),
+            evict: Notify::new(),
+        }
+    }
+
+    fn touch(&self) {
+        let ms = self.epoch.elapsed().as_millis() as u64;
+        self.last_ms.store(ms, Ordering::Relaxed);
+    }
+
+    fn idle_for(&self) -> Duration {
+        let last = Duration::from_millis(self.last_ms.load(Ordering::Relaxed));
+        self.epoch.elapsed().saturating_sub(last)
+    }
+
+    /// Marks a request (or an event stream) in progress until the mark is dropped.
+    pub fn enter(self: &Arc<Self>) -> Busy {
+        self.busy.fetch_add(1, Ordering::SeqCst);
+        Busy(Arc::clone(self))
+    }
+
+    fn is_busy(&self) -> bool {
+        self.busy.load(Ordering::SeqCst) > 0
+    }
+}
+
+/// A request in progress on a connection, for as long as it lives.
+pub struct Busy(Arc<Activity>);
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.busy.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The connections open, and the room for more.
+pub struct Connections {
+    room: Arc<Semaphore>,
+    waiting: Arc<Semaphore>,
+    open: Mutex<Vec<Arc<Activity>>>,
+}
+
+impl Default for Connections {
+    fn default() -> Connections {
+        Connections {
+            room: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
+            waiting: Arc::new(Semaphore::new(MAX_WAITING)),
+            open: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl Connections {
+    fn open(&self) -> MutexGuard<'_, Vec<Arc<Activity>>> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Connections being served now.
+    pub fn count(&self) -> usize {
+        MAX_CONNECTIONS - self.room.available_permits()
+    }
+
+    /// Asks the connection idle longest, with nothing in progress, to close.
+    fn evict_idlest(&self) {
+        let open = self.open();
+        let idlest = open
+            .iter()
+            .filter(|a| !a.is_busy())
+            .max_by_key(|a| a.idle_for());
+        if let Some(activity) = idlest {
+            activity.evict.notify_one();
+        }
+    }
+
+    fn register(&self) -> Arc<Activity> {
+        let activity = Arc::new(Activity::new());
+        activity.touch();
+        self.open().push(Arc::clone(&activity));
+        activity
+    }
+
+    fn unregister(&self, activity: &Arc<Activity>) {
+        self.open().retain(|a| !Arc::ptr_eq(a, activity));
+    }
+}
+
+/// A connection's socket, noting every byte that moves.
+struct Tracked {
+    stream: TcpStream,
+    activity: Arc<Activity>,
+}
+
+impl AsyncRead for Tracked {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.activity.touch();
+        }
+        polled
+    }
+}
+
+impl AsyncWrite for Tracked {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
+            self.activity.touch();
+        }
+        polled
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
+            self.activity.touch();
+        }
+        polled
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// Accepts connections until `stop` turns true, serving each with `app`.
+pub async fn accept(
+    listener: TcpListener,
+    app: axum::Router,
+    connections: Arc<Connections>,
+    mut stop: watch::Receiver<bool>,
+) {
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = stop.changed() => return,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                log::warn!("kinrow serve: cannot accept a connection: {e}");
+                tokio::time::sleep(ACCEPT_PAUSE).await;
+                continue;
+            }
+        };
+        let (app, connections, stop) = (app.clone(), Arc::clone(&connections), stop.clone());
+        match Arc::clone(&connections.room).try_acquire_owned() {
+            Ok(permit) => {
+                tokio::spawn(serve(stream, app, connections, permit, stop));
+            }
+            Err(_) => {
+                connections.evict_idlest();
+                let Ok(waiting) = Arc::clone(&connections.waiting).try_acquire_owned() else {
+                    refuse(&stream);
+                    continue;
+                };
+                tokio::spawn(async move {
+                    let room = Arc::clone(&connections.room);
+                    let permit = tokio::time::timeout(ROOM_WAIT, room.acquire_owned()).await;
+                    drop(waiting);
+                    match permit {
+                        Ok(Ok(permit)) => serve(stream, app, connections, permit, stop).await,
+                        _ => refuse(&stream),
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// Tells a connection there is no room, if its socket takes the reply at once, and closes it.
+fn refuse(stream: &TcpStream) {
+    log::debug!("kinrow serve: a connection was refused: too many open");
+    let _ = stream.try_write(REFUSAL);
+}
+
+/// Serves one connection until it closes, idles out, is evicted, or the server stops.
+async fn serve(
+    stream: TcpStream,
+    app: axum::Router,
+    connections: Arc<Connections>,
+    permit: OwnedSemaphorePermit,
+    mut stop: watch::Receiver<bool>,
+) {
+    let activity = connections.register();
+    let io = hyper_util::rt::TokioIo::new(Tracked {
+        stream,
+        activity: Arc::clone(&activity),
+    });
+    let marked = Arc::clone(&activity);
+    let service = hyper::service::service_fn(move |mut request| {
+        let busy = marked.enter();
+        request.extensions_mut().insert(Arc::clone(&marked));
+        let reply = tower::ServiceExt::oneshot(app.clone(), request);
+        async move {
+            let response = reply.await;
+            drop(busy);
+            response
+        }
+    });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .max_header_size(MAX_HEADER_BYTES)
+        .max_buf_size(MAX_BUFFER_BYTES)
+        .keep_alive(true);
+    let connection = builder.serve_connection(io, service);
+    tokio::pin!(connection);
+    let mut stopping = *stop.borrow();
+    if stopping {
+        connection.as_mut().graceful_shutdown();
+    }
+    loop {
+        tokio::select! {
+            served = connection.as_mut() => {
+                if let Err(e) = served {
+                    log::debug!("kinrow serve: a connection ended: {e}");
+                }
+                break;
+            }
+            _ = activity.evict.notified() => break,
+            _ = stop.changed(), if !stopping => {
+                stopping = true;
+                connection.as_mut().graceful_shutdown();
+            }
+            () = tokio::time::sleep(WATCH_TICK) => {
+                if activity.idle_for() > IDLE_TIMEOUT {
+                    break;
+                }
+            }
+        }
+    }
+    connections.unregister(&activity);
+    drop(permit);
+}
