@@ -15,7 +15,7 @@
 
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -62,6 +62,7 @@ pub struct Activity {
     epoch: Instant,
     last_ms: AtomicU64,
     busy: AtomicUsize,
+    evicted: AtomicBool,
     evict: Notify,
 }
 
@@ -71,6 +72,7 @@ impl Activity {
             epoch: Instant::now(),
             last_ms: AtomicU64::new(0),
             busy: AtomicUsize::new(0),
+            evicted: AtomicBool::new(false),
             evict: Notify::new(),
         }
     }
@@ -132,14 +134,16 @@ impl Connections {
         MAX_CONNECTIONS - self.room.available_permits()
     }
 
-    /// Asks the connection idle longest, with nothing in progress, to close.
+    /// Asks the connection idle longest, with nothing in progress and not asked already, to
+    /// close.
     fn evict_idlest(&self) {
         let open = self.open();
         let idlest = open
             .iter()
-            .filter(|a| !a.is_busy())
+            .filter(|a| !a.is_busy() && !a.evicted.load(Ordering::SeqCst))
             .max_by_key(|a| a.idle_for());
         if let Some(activity) = idlest {
+            activity.evicted.store(true, Ordering::SeqCst);
             activity.evict.notify_one();
         }
     }
@@ -241,11 +245,11 @@ pub async fn accept(
                 tokio::spawn(serve(stream, app, connections, permit, stop));
             }
             Err(_) => {
-                connections.evict_idlest();
                 let Ok(waiting) = Arc::clone(&connections.waiting).try_acquire_owned() else {
                     refuse(&stream);
                     continue;
                 };
+                connections.evict_idlest();
                 tokio::spawn(async move {
                     let room = Arc::clone(&connections.room);
                     let permit = tokio::time::timeout(ROOM_WAIT, room.acquire_owned()).await;
