@@ -139,6 +139,10 @@ enum Sub {
         /// The longest the engine may think about one move, in milliseconds.
         #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
         max_movetime: u64,
+        /// Seconds a game may go with no event stream open and no request before its engine
+        /// stops (the next request about it wakes it).
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+        unwatched_after: u64,
     },
 }
 
@@ -189,6 +193,7 @@ fn main() -> ExitCode {
             max_games,
             max_searches,
             max_movetime,
+            unwatched_after,
         }) => kinrow::serve::run(&kinrow::serve::Config {
             host,
             port,
@@ -198,6 +203,7 @@ fn main() -> ExitCode {
                 searches: max_searches as usize,
                 movetime_ms: max_movetime,
                 hash_mb: kinrow::serve::GAME_HASH_MB,
+                unwatched: std::time::Duration::from_secs(unwatched_after),
             },
         }),
         Some(Sub::Report { args }) => kinrow::report::main(&args),

@@ -496,3 +496,36 @@ fn renju_refuses_a_forbidden_move_with_its_reason() {
         (Some("x to move"), Some("renju"))
     );
 }
+
+#[test]
+fn an_unwatched_game_rests_until_visited_and_a_stream_keeps_it_going() {
+    let server = Server::start(&["--unwatched-after", "1"]);
+    let game = server.create(json!({"columns": 15, "rows": 15, "k": 5, "x": "engine",
+        "o": "engine", "movetime": 50}));
+    let id = game["id"].clone();
+    let moves = |state: &Value| state["moves"].as_array().map_or(0, Vec::len);
+    // Paced 400 ms apart, the engines would make about 13 moves in 6 s; with no one
+    // watching they stop after 1 to 1.5 s.
+    std::thread::sleep(Duration::from_secs(6));
+    let state = server.json("GET", &format!("/api/games/{id}"), "", 200);
+    let rested = moves(&state);
+    assert!(rested <= 5, "{rested} moves made unwatched: {state}");
+    assert_eq!(state["resting"], false, "a request wakes it: {state}");
+    // An open event stream is a watcher: the moves go on with no request for 3 s.
+    let mut stream = TcpStream::connect(&server.address).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("a timeout");
+    write!(
+        stream,
+        "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.address
+    )
+    .expect("sent");
+    let mut events = BufReader::new(stream);
+    let start = Instant::now();
+    read_events(&mut events, |event, state| {
+        event == "state" && moves(state) >= rested + 6
+    });
+    assert!(start.elapsed() < Duration::from_secs(10));
+}

@@ -151,8 +151,11 @@ pub struct Game {
     fault: Option<String>,
     last_move_at: Instant,
     version: u64,
-    /// When a request last touched the game, for the store's eviction.
+    /// When a request last touched the game, for the store's eviction and for
+    /// [`Game::rest_if_unwatched`].
     pub touched: Instant,
+    /// Whether the computer players rest because no one watched the game for a while.
+    resting: bool,
 }
 
 impl Game {
@@ -172,6 +175,7 @@ impl Game {
             last_move_at: Instant::now(),
             version: 0,
             touched: Instant::now(),
+            resting: false,
         }
     }
 
@@ -226,7 +230,11 @@ impl Game {
     /// the engine by starting its search. Games without a person are paced by [`PACE`].
     pub fn advance(&mut self) {
         loop {
-            if self.job.is_some() || self.fault.is_some() || self.position.outcome().is_some() {
+            if self.resting
+                || self.job.is_some()
+                || self.fault.is_some()
+                || self.position.outcome().is_some()
+            {
                 return;
             }
             let side = self.position.side_to_move();
@@ -436,6 +444,42 @@ impl Game {
         Ok(())
     }
 
+    /// A request about the game: it is watched, and a resting game goes on.
+    pub fn visit(&mut self) {
+        self.touched = Instant::now();
+        if self.resting {
+            self.resting = false;
+            log::info!("game {}: visited again; its players go on", self.id);
+            self.changed();
+            self.advance();
+        }
+    }
+
+    /// Stops the game's search and lets its computer players rest when no event stream is
+    /// open and no request came for `after`: a game left in a closed tab, or engine against
+    /// engine with no one looking, does not keep searching. The next request about the game
+    /// ([`Game::visit`]) wakes it. Returns whether it went to rest now.
+    pub fn rest_if_unwatched(&mut self, after: std::time::Duration) -> bool {
+        let busy = self.job.is_some() || self.computer_to_move();
+        if self.resting || !busy || self.touched.elapsed() < after || self.hub.watchers() > 0 {
+            return false;
+        }
+        log::info!(
+            "game {}: no one watched it for {} s; its engine stops until it is visited",
+            self.id,
+            after.as_secs()
+        );
+        self.cancel();
+        self.resting = true;
+        self.changed();
+        true
+    }
+
+    /// Whether a computer player is to move in a game still going.
+    fn computer_to_move(&self) -> bool {
+        self.position.outcome().is_none() && self.who(self.position.side_to_move()) != Who::Human
+    }
+
     /// Stops any search for good (the game is being dropped or the server stops).
     pub fn close(&mut self) {
         self.cancel();
@@ -479,6 +523,7 @@ impl Game {
             "hint": self.hint.map(name),
             "analysis": self.hub.last_analysis(),
             "error": self.fault,
+            "resting": self.resting,
         })
     }
 }

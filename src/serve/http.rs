@@ -21,7 +21,7 @@ use std::convert::Infallible;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::mpsc::Receiver;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -468,7 +468,7 @@ fn game_route(
         return Reply::Empty;
     }
     let mut game = lock(&shared);
-    game.touched = Instant::now();
+    game.visit();
     let done = |result: Result<(), GameError>, game: &super::game::Game| match result {
         Ok(()) => Reply::Json(200, game.state()),
         Err(e) => Reply::from(e),

@@ -21,7 +21,13 @@ pub struct Bounds {
     pub movetime_ms: u64,
     /// Each game's table, in MB.
     pub hash_mb: usize,
+    /// How long a game may go unwatched (no event stream, no request) before its engine
+    /// stops ([`super::game::Game::rest_if_unwatched`]).
+    pub unwatched: Duration,
 }
+
+/// How often the driver looks for unwatched games, at most.
+const UNWATCHED_CHECK: Duration = Duration::from_secs(5);
 
 /// A game shared between the request handlers and the driver.
 pub type Shared = Arc<Mutex<Game>>;
@@ -67,9 +73,22 @@ impl Store {
             games: Mutex::new(Games::default()),
         });
         let weak = Arc::downgrade(&store);
+        let every = Arc::downgrade(&store);
+        let check = UNWATCHED_CHECK.min(bounds.unwatched / 2);
         std::thread::Builder::new()
             .name("kinrow-serve-driver".into())
-            .spawn(move || drive(&inbox, |id| weak.upgrade()?.get(id)))?;
+            .spawn(move || {
+                drive(
+                    &inbox,
+                    check,
+                    |id| weak.upgrade()?.get(id),
+                    || {
+                        if let Some(store) = every.upgrade() {
+                            store.rest_unwatched();
+                        }
+                    },
+                );
+            })?;
         Ok(store)
     }
 
@@ -132,6 +151,14 @@ impl Store {
         removed.map(|g| lock(&g).close()).is_some()
     }
 
+    /// Lets every game that no one watches rest (its engine stopped).
+    fn rest_unwatched(&self) {
+        let all: Vec<Shared> = self.games().by_id.values().cloned().collect();
+        for game in all {
+            lock(&game).rest_if_unwatched(self.bounds.unwatched);
+        }
+    }
+
     /// Games held.
     pub fn len(&self) -> usize {
         self.games().by_id.len()
@@ -151,12 +178,22 @@ impl Store {
     }
 }
 
-/// The driver: hands finished searches to their games and wakes games whose computer move
-/// is due, until the store is gone.
-fn drive(inbox: &Receiver<Wake>, find: impl Fn(u64) -> Option<Shared>) {
+/// The driver: hands finished searches to their games, wakes games whose computer move
+/// is due, and every `check` calls `rest`, until the store is gone.
+fn drive(
+    inbox: &Receiver<Wake>,
+    check: Duration,
+    find: impl Fn(u64) -> Option<Shared>,
+    rest: impl Fn(),
+) {
     let mut due: BinaryHeap<Reverse<(Instant, u64)>> = BinaryHeap::new();
+    let mut next_check = Instant::now() + check;
     loop {
         let now = Instant::now();
+        if now >= next_check {
+            rest();
+            next_check = now + check;
+        }
         while let Some(&Reverse((when, id))) = due.peek() {
             if when > now {
                 break;
@@ -168,9 +205,10 @@ fn drive(inbox: &Receiver<Wake>, find: impl Fn(u64) -> Option<Shared>) {
         }
         let wait = due
             .peek()
-            .map_or(Duration::from_secs(3600), |Reverse((when, _))| {
+            .map_or(check, |Reverse((when, _))| {
                 when.saturating_duration_since(now)
-            });
+            })
+            .min(next_check.saturating_duration_since(now));
         match inbox.recv_timeout(wait) {
             Ok(Wake::Finished {
                 id,
