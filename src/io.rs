@@ -407,3 +407,179 @@ pub fn read_bounded(path: &std::path::Path, max: u64) -> Result<String, BoundedR
     }
     Ok(text)
 }
+
+/// A line of a file that [`FileLines`] could not give; reading stops at it.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// The system refused (the file went away, a read failed).
+    #[error("cannot read it: {0}")]
+    Io(#[from] std::io::Error),
+    /// A line over the bound: not a file of this kind, or a damaged one.
+    #[error("line {line} is longer than {max} bytes")]
+    TooLong {
+        /// The line number, from 1.
+        line: usize,
+        /// The bound.
+        max: usize,
+    },
+    /// A line that is not UTF-8.
+    #[error("line {line} is not UTF-8 text")]
+    NotUtf8 {
+        /// The line number, from 1.
+        line: usize,
+    },
+}
+
+impl LineError {
+    /// What went wrong, without the line number (for a message that names the line
+    /// already).
+    pub fn what(&self) -> String {
+        match self {
+            LineError::Io(e) => format!("cannot read it: {e}"),
+            LineError::TooLong { max, .. } => format!("longer than {max} bytes"),
+            LineError::NotUtf8 { .. } => "not UTF-8 text".into(),
+        }
+    }
+
+    /// The line it is about, if it is about one.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            LineError::Io(_) => None,
+            LineError::TooLong { line, .. } | LineError::NotUtf8 { line } => Some(*line),
+        }
+    }
+}
+
+/// A text file read one line at a time, each line at most a set number of bytes, so that
+/// reading it takes memory for one line whatever the file holds (a record of millions of
+/// games, a mistaken path to a huge log). Gives `(line number from 1, line)` without the
+/// line end; after an error it gives nothing more.
+pub struct FileLines<R = std::io::BufReader<std::fs::File>> {
+    reader: R,
+    max_line: usize,
+    number: usize,
+    buf: Vec<u8>,
+    done: bool,
+}
+
+impl FileLines {
+    /// The lines of the file at `path`, each at most `max_line` bytes.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be opened.
+    pub fn open(path: &std::path::Path, max_line: usize) -> std::io::Result<FileLines> {
+        Ok(FileLines::new(
+            std::io::BufReader::new(std::fs::File::open(path)?),
+            max_line,
+        ))
+    }
+}
+
+impl<R: BufRead> FileLines<R> {
+    /// The lines of `reader`, each at most `max_line` bytes.
+    pub fn new(reader: R, max_line: usize) -> FileLines<R> {
+        FileLines {
+            reader,
+            max_line,
+            number: 0,
+            buf: Vec::new(),
+            done: false,
+        }
+    }
+
+    fn read_line(&mut self) -> Result<Option<String>, LineError> {
+        use std::io::Read;
+        self.buf.clear();
+        // The line, its CR LF, and one byte more to tell a line over the bound.
+        let limit = self.max_line as u64 + 3;
+        let n = (&mut self.reader)
+            .take(limit)
+            .read_until(b'\n', &mut self.buf)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+            if self.buf.last() == Some(&b'\r') {
+                self.buf.pop();
+            }
+        }
+        if self.buf.len() > self.max_line {
+            return Err(LineError::TooLong {
+                line: self.number,
+                max: self.max_line,
+            });
+        }
+        let line = std::mem::take(&mut self.buf);
+        String::from_utf8(line)
+            .map(Some)
+            .map_err(|_| LineError::NotUtf8 { line: self.number })
+    }
+}
+
+impl<R: BufRead> Iterator for FileLines<R> {
+    type Item = Result<(usize, String), LineError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.read_line() {
+            Ok(Some(line)) => Some(Ok((self.number, line))),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod file_lines_tests {
+    use super::*;
+
+    fn lines(bytes: &[u8], max: usize) -> Vec<Result<(usize, String), String>> {
+        FileLines::new(bytes, max)
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn lines_are_given_with_their_numbers_and_without_their_ends() {
+        assert_eq!(
+            lines(b"ab\r\n\ncd", 2),
+            vec![
+                Ok((1, "ab".into())),
+                Ok((2, String::new())),
+                Ok((3, "cd".into()))
+            ]
+        );
+        assert_eq!(lines(b"", 2), vec![]);
+    }
+
+    #[test]
+    fn a_line_over_the_bound_or_not_utf8_ends_the_reading_with_its_number() {
+        assert_eq!(
+            lines(b"ab\nabc\nd\n", 2),
+            vec![
+                Ok((1, "ab".into())),
+                Err("line 2 is longer than 2 bytes".into())
+            ]
+        );
+        let long = vec![b'x'; 10_000_000];
+        assert_eq!(
+            lines(&long, 100),
+            vec![Err("line 1 is longer than 100 bytes".into())]
+        );
+        assert_eq!(
+            lines(b"ok\n\xff\xfe\n", 10),
+            vec![Ok((1, "ok".into())), Err("line 2 is not UTF-8 text".into())]
+        );
+    }
+}

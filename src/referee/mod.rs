@@ -71,6 +71,8 @@ pub fn main(args: &[String]) -> ExitCode {
                     ));
                     return ExitCode::from(2);
                 }
+                // A state file names the programs it runs: say which before running them.
+                crate::io::complain(resume_note(&path, saved, &config));
                 // A seed that was drawn is the one the match was playing with.
                 config.seed = saved.seed;
                 // `--overwrite` truncated the records when the match began; what was
@@ -101,6 +103,29 @@ pub fn main(args: &[String]) -> ExitCode {
             }
         }
     }
+}
+
+/// The line that says what a resumed match runs: the games played and each engine's
+/// command.
+fn resume_note(
+    path: &std::path::Path,
+    saved: &state::MatchState,
+    config: &config::MatchConfig,
+) -> String {
+    let players: Vec<String> = config
+        .players
+        .iter()
+        .map(|player| match &player.kind {
+            crate::client::PlayerKind::Engine { command, .. } => format!("'{command}'"),
+            crate::client::PlayerKind::Random => "the random player".into(),
+        })
+        .collect();
+    format!(
+        "kinrow match: resuming {} after {} games; it runs {}",
+        path.display(),
+        saved.games.len(),
+        players.join(" and ")
+    )
 }
 
 /// Whether the match in `saved` can go on with the arguments `args` (without `--resume`).

@@ -113,6 +113,16 @@ pub enum OpeningError {
         /// What the system said.
         error: std::io::Error,
     },
+    /// A line that cannot be read (too long, not UTF-8), or more openings than are held.
+    #[error("{}:{line}: {why}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
     /// A line is not a playable position on this board.
     #[error("{}:{line}: {problem}", path.display())]
     Line {
@@ -150,6 +160,14 @@ pub enum LineProblem {
     #[error("the position is a dead draw (no line can still be completed)")]
     DeadDraw,
 }
+
+/// The most openings a file may give: each is held as two positions (a few kilobytes on
+/// the largest board), and a match of that many game pairs is far beyond any played.
+pub const MAX_OPENINGS: usize = 100_000;
+
+/// The longest line of an openings file: a position of a 20x20 board move by move is a few
+/// kilobytes.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// The openings of a match, one per game pair.
 #[derive(Clone, Debug)]
@@ -195,20 +213,43 @@ impl Openings {
                 Ok(openings)
             }
             OpeningSource::File(path) => {
-                let text = std::fs::read_to_string(path).map_err(|error| OpeningError::Read {
-                    path: path.clone(),
-                    error,
+                let lines = crate::io::FileLines::open(path, MAX_LINE_BYTES).map_err(|error| {
+                    OpeningError::Read {
+                        path: path.clone(),
+                        error,
+                    }
                 })?;
+                let unreadable = |line: usize, why: String| OpeningError::Unreadable {
+                    path: path.clone(),
+                    line,
+                    why,
+                };
                 let mut list = Vec::new();
-                for (index, line) in text.lines().enumerate() {
+                for read in lines {
+                    let (number, line) = match read {
+                        Ok(read) => read,
+                        Err(crate::io::LineError::Io(error)) => {
+                            return Err(OpeningError::Read {
+                                path: path.clone(),
+                                error,
+                            });
+                        }
+                        Err(e) => return Err(unreadable(e.line().unwrap_or(0), e.what())),
+                    };
                     let line = line.trim();
                     if line.is_empty() || line.starts_with('#') {
                         continue;
                     }
+                    if list.len() == MAX_OPENINGS {
+                        return Err(unreadable(
+                            number,
+                            format!("more than {MAX_OPENINGS} openings, more than a match uses"),
+                        ));
+                    }
                     let opening = parse_opening(line, tables, adjudicate).map_err(|problem| {
                         OpeningError::Line {
                             path: path.clone(),
-                            line: index + 1,
+                            line: number,
                             problem,
                         }
                     })?;

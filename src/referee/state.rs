@@ -12,8 +12,15 @@
 use super::report::GameResult;
 use serde_json::{Value, json};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// The longest line read: the first holds the match's arguments, a game line a hundred
+/// bytes.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The most games a state file may hold (each kept as about a hundred bytes).
+pub const MAX_GAMES: usize = 1_000_000;
 
 /// The version written in the first line; another one is refused.
 const VERSION: u64 = 1;
@@ -63,36 +70,45 @@ pub fn read(path: &Path) -> Result<Option<MatchState>, StateError> {
         path: path.to_path_buf(),
         error,
     };
-    let file = match File::open(path) {
-        Ok(file) => file,
+    let lines = match crate::io::FileLines::open(path, MAX_LINE_BYTES) {
+        Ok(lines) => lines,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(e)),
     };
-    let lines: Vec<String> = BufReader::new(file)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(io)?;
     let malformed = |line: usize, why: String| StateError::Malformed {
         path: path.to_path_buf(),
         line,
         why,
     };
-    let Some(first) = lines.first() else {
+    let unreadable = |e: crate::io::LineError| match e {
+        crate::io::LineError::Io(error) => io(error),
+        e => malformed(e.line().unwrap_or(0), e.what()),
+    };
+    let mut lines = lines.peekable();
+    let Some(first) = lines.next() else {
         return Ok(None);
     };
-    let (args, seed) = header(first).map_err(|why| malformed(1, why))?;
+    let (_, first) = first.map_err(unreadable)?;
+    let (args, seed) = header(&first).map_err(|why| malformed(1, why))?;
     let mut games = Vec::new();
-    for (i, text) in lines.iter().enumerate().skip(1) {
-        match game(text, games.len()) {
+    while let Some(read) = lines.next() {
+        let (number, text) = read.map_err(unreadable)?;
+        if games.len() == MAX_GAMES {
+            return Err(malformed(
+                number,
+                format!("more than {MAX_GAMES} games, more than a match plays"),
+            ));
+        }
+        match game(&text, games.len()) {
             Ok(result) => games.push(result),
             // Written whole and flushed per game: only the last line can be cut off.
-            Err(why) if i + 1 == lines.len() => {
+            Err(why) if lines.peek().is_none() => {
                 log::warn!(
                     "{}: the last line is incomplete ({why}); that game is played again",
                     path.display()
                 );
             }
-            Err(why) => return Err(malformed(i + 1, why)),
+            Err(why) => return Err(malformed(number, why)),
         }
     }
     Ok(Some(MatchState { args, seed, games }))

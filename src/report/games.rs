@@ -42,7 +42,30 @@ pub struct Match {
     pub matches_in_file: usize,
 }
 
+/// Games of one match the report holds, at most: about 100 bytes each (a match of that
+/// many games is far beyond any played; the bound keeps a wrong file from filling memory).
+pub const MAX_GAMES: usize = 1_000_000;
+
+/// The longest record line read: a game record with every move of a 20x20 board is a few
+/// kilobytes.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 /// Reads the game records in `text` (JSON lines); the last match of the file.
+///
+/// # Errors
+///
+/// As [`read_match_lines`].
+pub fn read_match(text: &str) -> Result<Match, RecordError> {
+    read_match_lines(
+        text.lines()
+            .enumerate()
+            .map(|(i, line)| Ok::<_, crate::io::LineError>((i + 1, line.to_string()))),
+    )
+}
+
+/// Reads the game records of `lines` (numbered JSON lines, as [`crate::io::FileLines`]
+/// gives them); the last match of the file. Only that match's games are kept: memory
+/// follows the longest match, not the file.
 ///
 /// A file that `match` appended to holds several matches one after another: a game 1, or
 /// other players, starts the next. A game recorded twice (played again after a resumed
@@ -50,43 +73,54 @@ pub struct Match {
 ///
 /// # Errors
 ///
-/// [`RecordError`] for the first line that is not a game record, or a file without one.
-pub fn read_match(text: &str) -> Result<Match, RecordError> {
-    let mut matches: Vec<(Vec<Game>, String)> = Vec::new();
+/// [`RecordError`] for the first line that cannot be read or is not a game record, a match
+/// of more than [`MAX_GAMES`] games, or a file without a game.
+pub fn read_match_lines(
+    lines: impl Iterator<Item = Result<(usize, String), crate::io::LineError>>,
+) -> Result<Match, RecordError> {
+    let mut current: BTreeMap<u64, Game> = BTreeMap::new();
+    let mut previous: Option<Game> = None;
+    let mut board = String::new();
+    let mut count = 0;
     let mut last_line = 0;
-    for (i, line) in text.lines().enumerate() {
-        last_line = i + 1;
+    for read in lines {
+        let (number, line) = read.map_err(|e| RecordError {
+            line: e.line().unwrap_or(last_line + 1),
+            why: e.what(),
+        })?;
+        last_line = number;
         if line.trim().is_empty() {
             continue;
         }
-        let error = |why: String| RecordError { line: i + 1, why };
-        let value: Value = serde_json::from_str(line).map_err(|e| error(e.to_string()))?;
+        let error = |why: String| RecordError { line: number, why };
+        let value: Value = serde_json::from_str(&line).map_err(|e| error(e.to_string()))?;
         let game = game_of(&value).map_err(error)?;
-        let board = board_of(&value);
-        let continues = matches.last().is_some_and(|(games, b)| {
-            let previous = &games[games.len() - 1];
+        let this_board = board_of(&value);
+        let continues = previous.as_ref().is_some_and(|previous| {
             let same_players = [&game.x, &game.o]
                 .iter()
                 .all(|p| **p == previous.x || **p == previous.o);
-            game.number != 1 && same_players && *b == board
+            game.number != 1 && same_players && board == this_board
         });
-        match matches.last_mut() {
-            Some((games, _)) if continues => games.push(game),
-            _ => matches.push((vec![game], board)),
+        if !continues {
+            current.clear();
+            board = this_board;
+            count += 1;
+        }
+        previous = Some(game.clone());
+        current.insert(game.number, game);
+        if current.len() > MAX_GAMES {
+            return Err(error(format!(
+                "the match has more than {MAX_GAMES} games, more than a report draws"
+            )));
         }
     }
-    let count = matches.len();
-    let Some((games, board)) = matches.pop() else {
+    let Some(first) = current.values().next() else {
         return Err(RecordError {
             line: last_line.max(1),
             why: "no game records in the file".into(),
         });
     };
-    let by_number: BTreeMap<u64, Game> = games.into_iter().map(|g| (g.number, g)).collect();
-    let first = by_number
-        .values()
-        .next()
-        .expect("a match has at least one game");
     // The first player has x in the odd games.
     let players = if first.number % 2 == 1 {
         [first.x.clone(), first.o.clone()]
@@ -96,7 +130,7 @@ pub fn read_match(text: &str) -> Result<Match, RecordError> {
     Ok(Match {
         players,
         board,
-        games: by_number.into_values().collect(),
+        games: current.into_values().collect(),
         matches_in_file: count,
     })
 }

@@ -40,11 +40,11 @@ pub fn main(args: &[String]) -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
-    let text = match std::fs::read_to_string(&args.jsonl) {
-        Ok(text) => text,
+    let lines = match crate::io::FileLines::open(&args.jsonl, games::MAX_LINE_BYTES) {
+        Ok(lines) => lines,
         Err(e) => return fail(format_args!("cannot read {}: {e}", args.jsonl.display())),
     };
-    let record = match games::read_match(&text) {
+    let record = match games::read_match_lines(lines) {
         Ok(record) => record,
         Err(e) => return fail(format_args!("{}: {e}", args.jsonl.display())),
     };

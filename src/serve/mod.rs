@@ -65,6 +65,7 @@ pub struct Config {
 /// Runs the server until Ctrl-C or SIGTERM; returns the exit status.
 pub fn run(config: &Config) -> ExitCode {
     interrupt::install();
+    net::raise_descriptor_limit();
     let fail = |message: std::fmt::Arguments| {
         crate::io::complain(format_args!("kinrow serve: {message}"));
         ExitCode::from(1)

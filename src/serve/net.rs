@@ -42,9 +42,17 @@ const MAX_BUFFER_BYTES: usize = 64 * 1024;
 /// How long a connection over the cap waits for an idle one to be closed for it.
 const ROOM_WAIT: Duration = Duration::from_millis(500);
 
-/// Connections over the cap that may wait for room at once; beyond that they are refused
-/// at once.
-const MAX_WAITING: usize = 64;
+/// How often a connection waiting for room asks another idle one to close.
+const EVICT_AGAIN: Duration = Duration::from_millis(50);
+
+/// Connections over the cap that may wait for room at once (each has asked an idle one to
+/// close); beyond that they are refused at once. A burst of idle connections must not
+/// fill these places faster than the connections they close go.
+const MAX_WAITING: usize = 512;
+
+/// The descriptors the server wants: one per connection, served or waiting, and room for
+/// the games' engines and the runtime.
+pub const WANTED_DESCRIPTORS: u64 = 2048;
 
 /// How long the accept loop pauses after an accept error (typically: no descriptor left).
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
@@ -219,6 +227,26 @@ impl AsyncWrite for Tracked {
     }
 }
 
+/// Raises the soft limit on open descriptors to [`WANTED_DESCRIPTORS`] where the hard limit
+/// allows (the usual soft limit, 1,024, is too few for the connections allowed).
+pub fn raise_descriptor_limit() {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    let current = limit.current.unwrap_or(u64::MAX);
+    let wanted = limit
+        .maximum
+        .map_or(WANTED_DESCRIPTORS, |max| max.min(WANTED_DESCRIPTORS));
+    if current < wanted {
+        let raised = rustix::process::Rlimit {
+            current: Some(wanted),
+            maximum: limit.maximum,
+        };
+        if let Err(e) = setrlimit(Resource::Nofile, raised) {
+            log::warn!("kinrow serve: cannot raise the descriptor limit from {current}: {e}");
+        }
+    }
+}
+
 /// Accepts connections until `stop` turns true, serving each with `app`.
 pub async fn accept(
     listener: TcpListener,
@@ -249,19 +277,32 @@ pub async fn accept(
                     refuse(&stream);
                     continue;
                 };
-                connections.evict_idlest();
                 tokio::spawn(async move {
-                    let room = Arc::clone(&connections.room);
-                    let permit = tokio::time::timeout(ROOM_WAIT, room.acquire_owned()).await;
+                    let permit = make_room(&connections).await;
                     drop(waiting);
                     match permit {
-                        Ok(Ok(permit)) => serve(stream, app, connections, permit, stop).await,
-                        _ => refuse(&stream),
+                        Some(permit) => serve(stream, app, connections, permit, stop).await,
+                        None => refuse(&stream),
                     }
                 });
             }
         }
     }
+}
+
+/// A place for a connection over the cap: asks the idlest connection to close, and again
+/// every [`EVICT_AGAIN`] while others waiting before it take the places freed, for at most
+/// [`ROOM_WAIT`].
+async fn make_room(connections: &Connections) -> Option<OwnedSemaphorePermit> {
+    let start = Instant::now();
+    while start.elapsed() < ROOM_WAIT {
+        connections.evict_idlest();
+        let room = Arc::clone(&connections.room);
+        if let Ok(Ok(permit)) = tokio::time::timeout(EVICT_AGAIN, room.acquire_owned()).await {
+            return Some(permit);
+        }
+    }
+    None
 }
 
 /// Tells a connection there is no room, if its socket takes the reply at once, and closes it.

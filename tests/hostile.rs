@@ -1,7 +1,10 @@
-//! `kinrow serve` under the requests that scanners, broken clients and attackers send: each
-//! test runs one attack against the real binary and checks that a plain request is still
-//! answered within [`ANSWER`] during and after it, and that the server's resident memory
-//! stays under [`MEMORY_BOUND_KB`].
+//! Hostile input to the real binary. `kinrow serve` under the requests that scanners,
+//! broken clients and attackers send: each test runs one attack and checks that a plain
+//! request is still answered within [`ANSWER`] during and after it, and that the server's
+//! resident memory stays under [`MEMORY_BOUND_KB`]. And the files that `kinrow report`,
+//! `kinrow match --openings file=` and `kinrow match --resume` read, made huge: each is read
+//! under an address-space limit of [`FILE_MEMORY_LIMIT_KB`] that reading any of them whole
+//! would break, and ends in one clear line.
 //!
 //! The classes: huge, overflowing and invalid `Content-Length` values; `Content-Length` with
 //! `Transfer-Encoding`; hundreds of idle connections; `HTTP/2.0` request lines; slow heads
@@ -11,7 +14,8 @@
 use rustix::process::{Pid, Signal, kill_process};
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// How soon a plain request must be answered, whatever else is going on.
@@ -487,4 +491,147 @@ fn an_event_stream_whose_client_goes_frees_its_slot_at_once() {
         }
     }
     server.answers("64 event streams open");
+}
+
+/// The address space a file-reading command gets (`ulimit -v`), in KiB: room for the
+/// program, not for a 300 MB file.
+const FILE_MEMORY_LIMIT_KB: u64 = 200 * 1024;
+
+/// A scratch directory of this test's own.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kinrow-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// Writes `size` bytes of one line with no line end (`x` repeated) to `path`.
+fn one_huge_line(path: &Path, size: usize) {
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).expect("created"));
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..size >> 20 {
+        file.write_all(&chunk).expect("written");
+    }
+    file.flush().expect("flushed");
+}
+
+/// Runs kinrow with `args` under [`FILE_MEMORY_LIMIT_KB`] of address space.
+fn kinrow_limited(args: &[&str]) -> Output {
+    Command::new("bash")
+        .arg("-c")
+        .arg(format!("ulimit -v {FILE_MEMORY_LIMIT_KB} && exec \"$@\""))
+        .arg("kinrow")
+        .arg(env!("CARGO_BIN_EXE_kinrow"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("kinrow runs")
+}
+
+/// Its stderr, which must be one line containing `want`, and its exit status `code`.
+fn fails_with(output: &Output, code: i32, want: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(want), "{stderr}");
+}
+
+#[test]
+fn report_streams_a_huge_record_in_bounded_memory() {
+    let dir = scratch("report");
+    let huge = dir.join("huge.jsonl");
+    one_huge_line(&huge, 300 << 20);
+    let output = kinrow_limited(&["report", huge.to_str().expect("a path")]);
+    fails_with(&output, 1, "line 1: longer than 1048576 bytes");
+    // A million one-game matches (90 MB): only the last one is kept.
+    let many = dir.join("many.jsonl");
+    {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&many).expect("created"));
+        for i in 0..1_000_000 {
+            writeln!(
+                file,
+                "{{\"game\":1,\"pair\":1,\"board\":{{\"columns\":5,\"rows\":5,\"k\":4}},\
+                 \"x\":\"a{i}\",\"o\":\"b\",\"winner\":\"x\",\"moves\":[]}}"
+            )
+            .expect("written");
+        }
+    }
+    let output = kinrow_limited(&["report", many.to_str().expect("a path")]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        stdout.contains("a999999 vs b, 1 games (the last of 1000000 matches in the file)"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn openings_and_state_files_are_read_line_by_line_with_a_bound() {
+    let dir = scratch("match");
+    let huge = dir.join("huge.txt");
+    one_huge_line(&huge, 300 << 20);
+    let kinrow = env!("CARGO_BIN_EXE_kinrow");
+    let engine = format!("cmd={kinrow}");
+    let openings = format!("file={}", huge.display());
+    let output = kinrow_limited(&[
+        "match",
+        "--engine",
+        &engine,
+        "--engine",
+        "random",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--openings",
+        &openings,
+    ]);
+    fails_with(&output, 1, "huge.txt:1: longer than 65536 bytes");
+    let output = kinrow_limited(&["match", "--resume", huge.to_str().expect("a path")]);
+    fails_with(
+        &output,
+        2,
+        "line 1 is not a kinrow match state: longer than 1048576 bytes",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_resumed_match_says_which_engine_commands_it_runs() {
+    let dir = scratch("resume");
+    let state = dir.join("m.state");
+    let kinrow = env!("CARGO_BIN_EXE_kinrow");
+    let args = serde_json::json!([
+        "--engine",
+        format!("cmd={kinrow} name=k"),
+        "--engine",
+        "random",
+        "--board",
+        "3x3",
+        "--depth",
+        "2",
+        "--games",
+        "2"
+    ]);
+    std::fs::write(
+        &state,
+        format!("{{\"kinrow_match_state\":1,\"seed\":5,\"args\":{args}}}\n"),
+    )
+    .expect("written");
+    let output = Command::new(kinrow)
+        .args(["match", "--resume", state.to_str().expect("a path")])
+        .stdin(Stdio::null())
+        .output()
+        .expect("kinrow runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "kinrow match: resuming {} after 0 games; it runs '{kinrow}' and the random player",
+            state.display()
+        )),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
