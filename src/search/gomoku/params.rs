@@ -4,8 +4,10 @@
 //! the same names, or a parameters file). Fractions are written in hundredths or
 //! thousandths, so that every value is a whole number a tuner can step.
 //!
-//! Where a default comes from is said in `docs/gomoku-search.md`, with the match, SPRT or
-//! tuning run that found it.
+//! The defaults are the values `kinrow tune spsa` reached on 2026-11-28 (two runs of 150
+//! iterations at 10,000 nodes a move against the earlier defaults, the second of which ends
+//! at these values): `results/tune/demo-30off/spsa-31/`, whose `spsa.log` and `state.jsonl`
+//! show every step. `docs/gomoku-search.md` says what they were measured worth.
 
 use thiserror::Error;
 
@@ -90,44 +92,44 @@ macro_rules! params {
 params! {
     /// Reverse futility pruning: the deepest node (plies left) where a static value far above
     /// beta ends the node.
-    futility_depth: 6 in 0..=12 step 1;
+    futility_depth: 7 in 0..=12 step 1;
     /// Reverse futility pruning: the margin a ply of depth left.
-    futility_margin: 120 in 20..=400 step 16;
+    futility_margin: 94 in 20..=400 step 16;
     /// Null-move pruning: the least depth left where it is tried.
-    null_min_depth: 3 in 1..=10 step 1;
+    null_min_depth: 4 in 1..=10 step 1;
     /// Null-move pruning: the reduction of the null move's search, besides the ply it uses.
     null_reduction: 2 in 1..=6 step 1;
     /// Null-move pruning: a further ply of reduction per this many plies of depth left.
-    null_depth_divisor: 4 in 2..=16 step 1;
+    null_depth_divisor: 6 in 2..=16 step 1;
     /// Late-move reductions: the product of the logarithms of depth and move number, times
     /// this many hundredths.
-    lmr_scale: 70 in 10..=200 step 8;
+    lmr_scale: 54 in 10..=200 step 8;
     /// Late-move reductions at the root: root moves from this one on (counted from 0) that
     /// make no threat are searched a ply shallower first (0: none).
-    root_lmr_move: 0 in 0..=40 step 2;
+    root_lmr_move: 2 in 0..=40 step 2;
     /// Futility pruning of moves: at a non-PV node of at most `futility_depth` plies left,
     /// a quiet move is skipped when the static value plus this much a ply stays at or below
     /// alpha (0: no such pruning).
-    move_futility_margin: 0 in 0..=600 step 20;
+    move_futility_margin: 41 in 0..=600 step 20;
     /// Late-move reductions: the least depth left where moves are reduced.
-    lmr_min_depth: 3 in 2..=8 step 1;
+    lmr_min_depth: 4 in 2..=8 step 1;
     /// Late-move reductions: the first move (from 0) that may be reduced.
     lmr_min_move: 3 in 1..=10 step 1;
     /// Move-count pruning: quiet moves tried at a node off the principal variation are this
     /// many...
     move_count_base: 4 in 1..=16 step 1;
     /// ...plus this many hundredths of the square of the plies left.
-    move_count_square: 50 in 10..=300 step 10;
+    move_count_square: 48 in 10..=300 step 10;
     /// Move-count pruning: the share (percent) of that count kept where the side to move
     /// stands no better than two plies before.
-    move_count_declining: 67 in 30..=100 step 5;
+    move_count_declining: 100 in 30..=100 step 5;
     /// Below this depth, non-PV nodes skip idle moves: moves that make no two or better for
     /// either side.
-    idle_depth: 4 in 0..=12 step 1;
+    idle_depth: 3 in 0..=12 step 1;
     /// Moves tried at a node that is not answering a threat: the best-ordered this many.
-    max_width: 24 in 8..=80 step 3;
+    max_width: 34 in 8..=80 step 3;
     /// Plies past the nominal depth in which answers to an open three are still searched.
-    quiet_plies: 4 in 0..=12 step 1;
+    quiet_plies: 5 in 0..=12 step 1;
     /// Moves that make an open three or better are searched a ply deeper while the ply is
     /// below this many times the iteration's depth.
     extend_factor: 2 in 1..=4 step 1;
@@ -140,64 +142,64 @@ params! {
     /// pruned.
     tactical_defence: 1 in 1..=6 step 1;
     /// The fours search at the horizon: attacks in a row.
-    leaf_vcf_depth: 10 in 2..=40 step 2;
+    leaf_vcf_depth: 12 in 2..=40 step 2;
     /// The fours search at the horizon: nodes.
-    leaf_vcf_budget: 40 in 0..=1000 step 10;
+    leaf_vcf_budget: 41 in 0..=1000 step 10;
     /// The fours search at the root: attacks in a row.
-    root_vcf_depth: 40 in 4..=120 step 4;
+    root_vcf_depth: 46 in 4..=120 step 4;
     /// The fours search at the root: nodes.
-    root_vcf_budget: 100000 in 1000..=10000000 step 10000;
+    root_vcf_budget: 62473 in 1000..=10000000 step 10000;
     /// The threats search at the root: attacks in a row (raised one at a time).
-    root_vct_depth: 12 in 2..=30 step 1;
+    root_vct_depth: 16 in 2..=30 step 1;
     /// The threats search at the root: nodes.
-    root_vct_budget: 30000 in 0..=10000000 step 5000;
+    root_vct_budget: 19607 in 0..=10000000 step 5000;
     /// The threats search at the root ends by this share (thousandths) of the hard limit.
-    root_vct_share: 125 in 0..=1000 step 25;
+    root_vct_share: 170 in 0..=1000 step 25;
     /// The opponent's threats at the root: attacks in a row.
-    defence_depth: 10 in 2..=30 step 1;
+    defence_depth: 8 in 2..=30 step 1;
     /// The opponent's threats at the root: nodes for whether it threatens a win at all.
-    defence_budget: 20000 in 0..=10000000 step 2000;
+    defence_budget: 26669 in 0..=10000000 step 2000;
     /// The opponent's threats at the root: nodes for whether it still wins after a move.
-    defence_move_budget: 3000 in 0..=1000000 step 500;
+    defence_move_budget: 2731 in 0..=1000000 step 500;
     /// The check of the opponent's threats ends by this share (thousandths) of the hard
     /// limit.
-    defence_share: 250 in 0..=1000 step 25;
+    defence_share: 328 in 0..=1000 step 25;
     /// Move ordering: a move that makes an open three.
-    order_three: 3000 in 0..=30000 step 300;
+    order_three: 2402 in 0..=30000 step 300;
     /// Move ordering: a move that makes two open threes.
-    order_double_three: 6000 in 0..=30000 step 400;
+    order_double_three: 6951 in 0..=30000 step 400;
     /// Move ordering: a move that makes a four.
-    order_four: 1500 in 0..=30000 step 300;
+    order_four: 1235 in 0..=30000 step 300;
     /// Move ordering: a move that makes a four and an open three.
-    order_four_three: 9000 in 0..=60000 step 600;
+    order_four_three: 12989 in 0..=60000 step 600;
     /// Move ordering: a move that makes an open four or two fours.
-    order_open_four: 20000 in 0..=90000 step 1000;
+    order_open_four: 14187 in 0..=90000 step 1000;
     /// Move ordering: a move on the opponent's open-three cell.
-    block_three: 2000 in 0..=30000 step 300;
+    block_three: 1760 in 0..=30000 step 300;
     /// Move ordering: a move on the opponent's double-three cell.
-    block_double_three: 4500 in 0..=30000 step 400;
+    block_double_three: 3556 in 0..=30000 step 400;
     /// Move ordering: a move on the opponent's four cell.
-    block_four: 700 in 0..=30000 step 300;
+    block_four: 265 in 0..=30000 step 300;
     /// Move ordering: a move on the opponent's four-three cell.
-    block_four_three: 6000 in 0..=60000 step 600;
+    block_four_three: 5603 in 0..=60000 step 600;
     /// Move ordering: a move on the opponent's open-four cell.
-    block_open_four: 15000 in 0..=90000 step 1000;
+    block_open_four: 19049 in 0..=90000 step 1000;
     /// Move ordering: a killer move of the ply.
-    order_killer: 800 in 0..=10000 step 100;
+    order_killer: 667 in 0..=10000 step 100;
     /// Move ordering: the move that last refuted the opponent's previous move (the
     /// counter-move heuristic).
-    order_counter: 0 in 0..=10000 step 100;
+    order_counter: 161 in 0..=10000 step 100;
     /// History: at a cut, the moves tried before the cutting one lose this share (percent)
     /// of the cutting move's bonus.
-    history_malus: 0 in 0..=200 step 10;
+    history_malus: 6 in 0..=200 step 10;
     /// History: at the start of a search every score keeps this share (percent) of itself.
-    history_keep: 100 in 0..=100 step 5;
+    history_keep: 74 in 0..=100 step 5;
     /// Move ordering: the history score counts this many sixteenths...
     order_history: 1 in 0..=16 step 1;
     /// ...up to this much either way.
-    order_history_cap: 500 in 0..=10000 step 100;
+    order_history_cap: 509 in 0..=10000 step 100;
     /// Move ordering: the share (percent) of the opponent's cell value counted.
-    order_their_cells: 50 in 0..=200 step 10;
+    order_their_cells: 62 in 0..=200 step 10;
 }
 
 impl Default for Params {
