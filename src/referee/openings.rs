@@ -161,9 +161,10 @@ pub enum LineProblem {
     DeadDraw,
 }
 
-/// The most openings a file may give: each is held as two positions (a few kilobytes on
-/// the largest board), and a match of that many game pairs is far beyond any played.
-pub const MAX_OPENINGS: usize = 100_000;
+/// The most openings a file may give: each is held as two positions, up to about 12 KB
+/// each on a 20x20 board, so this keeps a file's openings under about 120 MB; opening
+/// books in use (the Gomocup's, the balanced sets here) hold hundreds to a few thousand.
+pub const MAX_OPENINGS: usize = 5_000;
 
 /// The longest line of an openings file: a position of a 20x20 board move by move is a few
 /// kilobytes.

@@ -8,9 +8,10 @@
 //! - a request's head must arrive within [`HEADER_TIMEOUT`] and fit in [`MAX_HEADER_BYTES`]
 //!   (hyper answers 431 beyond it, and 400 to any request line or header it cannot
 //!   parse, `HTTP/2.0` and bad `Content-Length` values included);
-//! - a connection where no byte has moved either way for [`IDLE_TIMEOUT`] is closed: an idle
-//!   keep-alive connection, a client that stops sending in the middle of a request, and one
-//!   that stops reading its replies (its writes no longer progress);
+//! - a connection where no byte has moved either way for [`IDLE_TIMEOUT`] is closed: a client
+//!   that stops sending in the middle of a request, and one that stops reading its replies
+//!   (its writes no longer progress); an idle keep-alive connection goes sooner, when
+//!   hyper's [`HEADER_TIMEOUT`] for the next request's head runs out;
 //! - errors on accept (out of descriptors) pause the loop briefly instead of ending it.
 
 use std::io;
@@ -62,7 +63,7 @@ const WATCH_TICK: Duration = Duration::from_millis(500);
 
 /// The reply to a connection refused for want of room.
 const REFUSAL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n\
-Connection: close\r\nContent-Length: 59\r\n\r\n{\"error\":\"the server has too many connections; try again\"}";
+Connection: close\r\nContent-Length: 58\r\n\r\n{\"error\":\"the server has too many connections; try again\"}";
 
 /// What the server knows of one connection: when a byte last moved, and how many of its
 /// requests (an open event stream included) are in progress.
@@ -370,4 +371,20 @@ async fn serve(
     }
     connections.unregister(&activity);
     drop(permit);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::REFUSAL;
+
+    #[test]
+    fn the_refusal_declares_its_body_length() {
+        let text = std::str::from_utf8(REFUSAL).expect("the refusal is ASCII");
+        let (head, body) = text.split_once("\r\n\r\n").expect("a head and a body");
+        let declared = head
+            .lines()
+            .find_map(|l| l.strip_prefix("Content-Length: "))
+            .and_then(|n| n.parse::<usize>().ok());
+        assert_eq!(declared, Some(body.len()));
+    }
 }
