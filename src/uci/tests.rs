@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::io::SharedBuffer;
-use crate::search::time::guard_deadline;
+use crate::search::time::guard_after;
 
 fn session() -> (Session<SharedBuffer>, SharedBuffer, Receiver<Event>) {
     let (tx, rx) = channel();
@@ -36,7 +36,7 @@ fn a_late_search_is_answered_by_the_session_once() {
     let at = s
         .deadline()
         .expect("a search with a time limit has a deadline");
-    assert!(at <= asked + guard_deadline(Duration::from_millis(50)) + Duration::from_millis(5));
+    assert!(at <= asked + guard_after(Duration::from_millis(90), 10) + Duration::from_millis(5));
     // The search's own events wait in the channel, unread, as if its thread were late.
     std::thread::sleep(at.saturating_duration_since(Instant::now()));
     s.deadline_passed();
@@ -101,7 +101,7 @@ fn a_waiting_go_counts_its_time_from_its_arrival() {
     let at = s
         .deadline()
         .expect("a waiting go with a time limit has a deadline");
-    assert!(at <= asked + guard_deadline(Duration::from_millis(50)) + SLACK);
+    assert!(at <= asked + guard_after(Duration::from_millis(90), 10) + SLACK);
     send(&mut s, "stop");
     drain(&mut s, &rx);
     // However its turn came (before its deadline, or after it while the perft unwound),
@@ -128,8 +128,9 @@ fn a_waiting_go_is_answered_by_its_own_deadline() {
     assert_eq!(bestmoves(&out.lines()), 1, "{:?}", out.lines());
     // Then the waiting go, at its own.
     let at = at_deadline(&mut s);
-    let hard = crate::search::time::movetime_deadline(200);
-    assert!(at <= asked + guard_deadline(hard) + SLACK);
+    let overhead = crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+    let hard = crate::search::time::movetime(200).hard;
+    assert!(at <= asked + guard_after(hard, overhead) + SLACK);
     let lines = out.lines();
     assert_eq!(lines.last().map(String::as_str), Some("bestmove h12"));
     assert_eq!(bestmoves(&lines), 2, "{lines:?}");
