@@ -32,7 +32,8 @@ pub fn limits_for(pos: &Position, params: &GoParams, overhead_ms: u64) -> Limits
     Deadlines::apply(clock_limits(pos, params, overhead_ms), limits)
 }
 
-/// The squares of `searchmoves` that are on the board, if it was given with any.
+/// The squares of `searchmoves` that are on the board, if it was given with any (none: no
+/// restriction, as for a `go` without it).
 fn root_moves(pos: &Position, params: &GoParams) -> Option<Bits> {
     let moves = params.searchmoves.as_ref()?;
     let g = pos.geometry();
@@ -40,7 +41,7 @@ fn root_moves(pos: &Position, params: &GoParams) -> Option<Bits> {
     for sq in moves.iter().filter_map(|m| g.square(m.file, m.rank)) {
         set.insert(sq);
     }
-    Some(set)
+    (!set.is_empty()).then_some(set)
 }
 
 /// The deadlines of `go`'s time limits (`movetime`, the clock of the side to move), counted
@@ -110,6 +111,8 @@ mod tests {
         set.insert(0);
         set.insert(8);
         assert_eq!((l.root, l.hard_time), (Some(set), Some(ms(90))));
+        // No square on the board: no restriction, as without searchmoves.
+        assert_eq!(limits_for(&start, &go("go searchmoves z9")), Limits::default());
         // X to move: only X's clock counts.
         let l = limits_for(&start, &go("go btime 10"));
         assert_eq!(l.hard_time, None);
