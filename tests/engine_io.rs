@@ -268,7 +268,11 @@ fn stop_ends_the_running_job_and_every_queued_one() {
             assert!(
                 legal_on(
                     "15x15",
-                    best.strip_prefix("bestmove ").unwrap().split(' ').next().unwrap()
+                    best.strip_prefix("bestmove ")
+                        .unwrap()
+                        .split(' ')
+                        .next()
+                        .unwrap()
                 ),
                 "{lines:?}"
             );
@@ -506,7 +510,10 @@ fn every_go_form_answers_exactly_once() {
     std::thread::sleep(Duration::from_millis(300));
     e.send("isready");
     let before = e.recv_until("readyok");
-    assert!(before.iter().all(|l| !l.starts_with("bestmove")), "{before:?}");
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
     e.send("stop");
     one_bestmove(&mut e);
     // Pondering, then hit: the search goes on on the clock given, counted from the hit.
@@ -526,9 +533,15 @@ fn every_go_form_answers_exactly_once() {
     e.send("go ponder depth 2");
     e.send("isready");
     let before = e.recv_until("readyok");
-    assert!(before.iter().all(|l| !l.starts_with("bestmove")), "{before:?}");
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
     e.send("ponderhit");
-    assert_eq!(one_bestmove(&mut e).last().map(String::as_str), Some("bestmove b2"));
+    assert_eq!(
+        one_bestmove(&mut e).last().map(String::as_str),
+        Some("bestmove b2")
+    );
     // A ponderhit with nothing pondering does nothing.
     e.send("ponderhit");
     e.send("isready");

@@ -472,7 +472,10 @@ fn malformed_commands() {
             "side to move 'x' or 'o' after the board, got 'X'",
         ),
         // (A word `go` does not know is skipped, not an error: `go Depth 3` searches.)
-        ("go mate 0", "'mate' needs a number from 1 to 4294967295, got '0'"),
+        (
+            "go mate 0",
+            "'mate' needs a number from 1 to 4294967295, got '0'",
+        ),
         ("go ponder ponder", "go: duplicate 'ponder'"),
         (
             "setoption NAME Hash value 3",
@@ -521,7 +524,10 @@ fn malformed_commands() {
             "go searchmoves a1 searchmoves b2",
             "go: duplicate 'searchmoves'",
         ),
-        ("go mate", "'mate' needs a number from 1 to 4294967295, got nothing"),
+        (
+            "go mate",
+            "'mate' needs a number from 1 to 4294967295, got nothing",
+        ),
         (
             "position moves a1 startpos",
             "expected 'startpos', 'board' or 'fen', got 'moves'",
@@ -565,7 +571,10 @@ fn malformed_commands() {
             "newgame: expected three numbers <columns> <rows> <k>, got 1",
         ),
         // Unknown commands, and things that look like commands.
-        ("ponderhit now", "ponderhit: expected end of line, got 'now'"),
+        (
+            "ponderhit now",
+            "ponderhit: expected end of line, got 'now'",
+        ),
         ("register later", "unknown command 'register'"),
         ("debug maybe", "debug: expected 'on' or 'off', got 'maybe'"),
         ("d board", "d: expected end of line, got 'board'"),

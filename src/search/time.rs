@@ -532,7 +532,10 @@ mod tests {
     fn every_rule_keeps_at_least_the_reply_margin() {
         let ms = Duration::from_millis;
         for t in [2, 10, 50, 100, 200, 1_000, 30_000, 1 << 40, u64::MAX] {
-            assert!(turn(t).hard <= reply_deadline(t, GOMOCUP_MARGIN_MS).max(ms(1)), "{t}");
+            assert!(
+                turn(t).hard <= reply_deadline(t, GOMOCUP_MARGIN_MS).max(ms(1)),
+                "{t}"
+            );
         }
         for overhead in [1, 10, 100] {
             for remaining in [50, 100, 238, 1_000, 60_000, 1 << 40, i64::MAX] {

@@ -112,7 +112,10 @@ mod tests {
         set.insert(8);
         assert_eq!((l.root, l.hard_time), (Some(set), Some(ms(90))));
         // No square on the board: no restriction, as without searchmoves.
-        assert_eq!(limits_for(&start, &go("go searchmoves z9")), Limits::default());
+        assert_eq!(
+            limits_for(&start, &go("go searchmoves z9")),
+            Limits::default()
+        );
         // X to move: only X's clock counts.
         let l = limits_for(&start, &go("go btime 10"));
         assert_eq!(l.hard_time, None);

@@ -269,7 +269,10 @@ pub fn game_over(outcome: Outcome, notation: Notation) -> [Reply; 2] {
         Outcome::Win(p) => format!("game over: {} has won", p.letter()),
         Outcome::Draw => "game over: draw, the board is full".to_string(),
     };
-    [Reply::InfoString(why), Reply::BestMove(None, None, notation)]
+    [
+        Reply::InfoString(why),
+        Reply::BestMove(None, None, notation),
+    ]
 }
 
 /// Commands that start a background job.

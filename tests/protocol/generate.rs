@@ -76,9 +76,11 @@ fn random_go(rng: &mut StdRng) -> GoParams {
         infinite: rng.random_bool(0.2),
         ponder: rng.random_bool(0.2),
         mate: maybe(rng, positive32),
-        searchmoves: rng
-            .random_bool(0.3)
-            .then(|| (0..rng.random_range(0..4)).map(|_| random_square(rng)).collect()),
+        searchmoves: rng.random_bool(0.3).then(|| {
+            (0..rng.random_range(0..4))
+                .map(|_| random_square(rng))
+                .collect()
+        }),
         // Skipped tokens are not written back (they meant nothing), so a generated command
         // has none.
         ..GoParams::default()
