@@ -212,3 +212,75 @@ fn a_waiting_go_does_not_answer_before_the_search_ahead() {
     drain(&mut s, &rx);
     assert_eq!(bestmoves(&out.lines()), 2, "{:?}", out.lines());
 }
+
+/// When the session answers for a late search, it plays the first move of the last `pv` it
+/// wrote, and names the second as the ponder move (issue #43: the move played is the one the
+/// GUI was shown).
+#[test]
+fn the_guard_plays_the_last_line_written() {
+    let (mut s, out, rx) = session();
+    send(&mut s, "newgame 15 15 5");
+    send(&mut s, "position startpos moves h8 i9 h9");
+    send(&mut s, "go movetime 300");
+    // Let the first iterations' lines through, then hold the rest back as if the search
+    // thread were late.
+    let mut written = 0;
+    while written < 3 {
+        match rx.recv_timeout(Duration::from_secs(10)).expect("an event") {
+            e @ Event::Output(Reply::Info(..)) => {
+                s.handle(e);
+                written += 1;
+            }
+            e => {
+                s.handle(e);
+            }
+        }
+    }
+    at_deadline(&mut s);
+    let lines = out.lines();
+    let last_pv: Vec<&str> = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth "))
+        .and_then(|l| l.split(" pv ").nth(1))
+        .expect("a line with a pv")
+        .split(' ')
+        .collect();
+    let best = lines.last().expect("the bestmove");
+    let want = match last_pv.as_slice() {
+        [first, second, ..] => format!("bestmove {first} ponder {second}"),
+        [first] => format!("bestmove {first}"),
+        [] => unreachable!("split gives at least one token"),
+    };
+    assert_eq!(best, &want, "{lines:?}");
+    drain(&mut s, &rx);
+    assert_eq!(bestmoves(&out.lines()), 1);
+}
+
+/// A `go ponder` search answers only after `ponderhit` or `stop`, once, also when it ends by
+/// itself first; `ponderhit` with nothing pondering does nothing.
+#[test]
+fn a_ponder_search_holds_its_bestmove() {
+    let (mut s, out, rx) = session();
+    // x wins at once: the search ends by itself at once.
+    send(&mut s, "position startpos moves a1 b1 a2 b2");
+    send(&mut s, "go ponder movetime 50");
+    let event = rx.recv_timeout(Duration::from_secs(10)).expect("an event");
+    s.handle(event);
+    while let Ok(event) = rx.recv_timeout(Duration::from_millis(200)) {
+        s.handle(event);
+    }
+    assert!(s.is_busy(), "the bestmove is held");
+    assert_eq!(bestmoves(&out.lines()), 0, "{:?}", out.lines());
+    assert_eq!(s.deadline(), None, "no clock runs before ponderhit");
+    // A position sent meanwhile waits for the held bestmove.
+    send(&mut s, "position startpos");
+    send(&mut s, "ponderhit");
+    assert_eq!(out.lines().last().map(String::as_str), Some("bestmove a3"));
+    assert!(!s.is_busy());
+    send(&mut s, "ponderhit");
+    send(&mut s, "show");
+    let lines = out.lines();
+    assert_eq!(bestmoves(&lines), 1, "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("0 stones")), "{lines:?}");
+}
