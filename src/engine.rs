@@ -33,14 +33,14 @@
 
 use crate::rules::{Position, Square};
 use crate::search::instant_move;
-use crate::search::time::guard_deadline;
+use crate::search::time::{guard_after, guard_deadline};
 use crate::search::{Control, Iteration, Limits, SearchResult, Searcher, Settings, TableSizeError};
 use rand::rngs::StdRng;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -257,7 +257,8 @@ const NO_MOVE: usize = usize::MAX;
 /// published (see [`crate::search::time::guard_deadline`] for why).
 #[derive(Debug)]
 pub struct Guard {
-    at: Instant,
+    /// When it answers; `None` until a deadline is set (a search that pondered).
+    at: Option<Instant>,
     best: Arc<AtomicUsize>,
     /// A move chosen without a search, for when no iteration has completed.
     fallback: Option<Square>,
@@ -266,14 +267,51 @@ pub struct Guard {
 
 impl Guard {
     /// A guard for `search` if it has a hard time limit, which makes `search` publish the
-    /// first move of every completed iteration.
+    /// first move of every completed iteration; it answers at the Gomocup brain's
+    /// [`guard_deadline`].
     pub fn arm(search: &mut Search) -> Option<Guard> {
         let hard = search.limits.hard_time?;
-        let at = search.start.checked_add(guard_deadline(hard))?;
+        Guard::arm_at(search, search.start.checked_add(guard_deadline(hard))?)
+    }
+
+    /// A guard for `search` that answers [`guard_after`] its hard deadline, counted from
+    /// `clock_start` (UCI's `ponderhit` starts the clock after the search started), with
+    /// `Move Overhead` `overhead_ms`.
+    pub fn arm_within(
+        search: &mut Search,
+        clock_start: Instant,
+        hard: std::time::Duration,
+        overhead_ms: u64,
+    ) -> Option<Guard> {
+        Guard::arm_at(
+            search,
+            clock_start.checked_add(guard_after(hard, overhead_ms))?,
+        )
+    }
+
+    /// A guard for `search` with no deadline yet: for a search whose clock starts later
+    /// (UCI's `go ponder`), set by [`Guard::set_deadline`].
+    pub fn arm_later(search: &mut Search) -> Guard {
+        let best = Arc::new(AtomicUsize::new(NO_MOVE));
+        search.published = Some(Arc::clone(&best));
+        Guard {
+            at: None,
+            best,
+            fallback: instant_move(&search.position),
+            answered: false,
+        }
+    }
+
+    /// Sets when the answer is due.
+    pub fn set_deadline(&mut self, at: Instant) {
+        self.at = Some(at);
+    }
+
+    fn arm_at(search: &mut Search, at: Instant) -> Option<Guard> {
         let best = Arc::new(AtomicUsize::new(NO_MOVE));
         search.published = Some(Arc::clone(&best));
         Some(Guard {
-            at,
+            at: Some(at),
             best,
             fallback: instant_move(&search.position),
             answered: false,
@@ -282,7 +320,7 @@ impl Guard {
 
     /// When the answer is due, until it has been given.
     pub fn due(&self) -> Option<Instant> {
-        (!self.answered).then_some(self.at)
+        if self.answered { None } else { self.at }
     }
 
     /// Whether the guard has answered: the search's own answer, and anything it still
@@ -291,11 +329,16 @@ impl Guard {
         self.answered
     }
 
+    /// The move chosen without a search, for an answer before any iteration completed.
+    pub fn fallback(&self) -> Option<Square> {
+        self.fallback
+    }
+
     /// If the answer is due and not yet given, marks it given and returns the move to send:
     /// the last one published, else one chosen without a search (`None` only when there is
     /// no legal move). The front end also stops the search.
     pub fn answer_now(&mut self) -> Option<Option<Square>> {
-        if self.answered || Instant::now() < self.at {
+        if self.answered || self.at.is_none_or(|at| Instant::now() < at) {
             return None;
         }
         self.answered = true;
@@ -307,19 +350,58 @@ impl Guard {
     }
 }
 
+/// What a front end may ask of a running search beyond its [`Limits`] (UCI's `go mate` and
+/// `go ponder`), all carried out here, between iterations, so that every search has them.
+#[derive(Clone, Debug, Default)]
+pub struct Steering {
+    /// End the search once an iteration proves a win within this many own moves.
+    pub mate: Option<u32>,
+    /// A deadline set while the search runs: once it has passed, an iteration that
+    /// completes ends the search (no new one is started). UCI's `ponderhit` sets it, the
+    /// clock starting then; the hard deadline is the front end's to enforce, by [`Engine::stop`].
+    pub soft_deadline: Option<Arc<Mutex<Option<Instant>>>>,
+}
+
+/// How a search ended, as its front end reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finished {
+    /// The search's result.
+    pub result: SearchResult,
+    /// The principal variation of the last iteration reported, which starts with the move
+    /// played (empty if no iteration was reported).
+    pub pv: Vec<Square>,
+}
+
 impl Search {
     /// Runs the search, calling `report` after each completed iteration, and logs the
-    /// iterations (at `trace`) and a one-line summary (at `debug`).
+    /// iterations (at `trace`) and a one-line summary (at `debug`). See [`Search::run_steered`].
     pub fn run(
-        mut self,
+        self,
         searcher: &mut Searcher,
         stop: &Arc<AtomicBool>,
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
+        self.run_steered(searcher, stop, &Steering::default(), report)
+            .result
+    }
+
+    /// Runs the search as [`Search::run`] does, steered by `steering`. The last iteration
+    /// reported always starts with the move played: when the search plays another move
+    /// than the first of the last line it reported (the gomoku search plays a move that beat
+    /// the best in an iteration cut short), it is reported once more, as the line of that
+    /// move with the search's final value, before this returns.
+    pub fn run_steered(
+        mut self,
+        searcher: &mut Searcher,
+        stop: &Arc<AtomicBool>,
+        steering: &Steering,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Finished {
         let control = Control {
             stop: Arc::clone(stop),
             start: self.start,
         };
+        let mut last: Option<Iteration> = None;
         let mut each = |it: &Iteration| {
             log::trace!(
                 "iteration: depth {} value {:?} nodes {} time {} ms",
@@ -332,6 +414,19 @@ impl Search {
                 slot.store(first, Ordering::Relaxed);
             }
             report(it);
+            last = Some(it.clone());
+            let mated = matches!(
+                (steering.mate, it.value),
+                (Some(n), crate::search::Value::Win(m)) if m <= n
+            );
+            let late = steering.soft_deadline.as_ref().is_some_and(|d| {
+                d.lock()
+                    .map(|d| d.is_some_and(|at| Instant::now() >= at))
+                    .unwrap_or(false)
+            });
+            if mated || late {
+                stop.store(true, Ordering::Relaxed);
+            }
         };
         let result = searcher.search(
             &self.position,
@@ -341,6 +436,27 @@ impl Search {
             &mut self.rng,
             &mut each,
         );
+        let mut pv = last.as_ref().map(|it| it.pv.clone()).unwrap_or_default();
+        if let (Some(best), Some(it)) = (result.best, &last)
+            && pv.first() != Some(&best)
+        {
+            // The move played was not the first of the last line reported: report it, so that
+            // the last line a GUI sees is the one played.
+            pv = vec![best];
+            if let Some(slot) = &self.published {
+                slot.store(best, Ordering::Relaxed);
+            }
+            let final_line = Iteration {
+                depth: result.depth.max(1),
+                seldepth: it.seldepth.max(result.depth),
+                value: result.value,
+                nodes: result.nodes.max(it.nodes),
+                elapsed: self.start.elapsed(),
+                hashfull: it.hashfull,
+                pv: pv.clone(),
+            };
+            report(&final_line);
+        }
         let geometry = self.position.geometry();
         log::debug!(
             "search: depth {} value {:?} nodes {} time {} ms bestmove {}",
@@ -352,7 +468,7 @@ impl Search {
                 .best
                 .map_or_else(|| "(none)".to_string(), |sq| geometry.name(sq))
         );
-        result
+        Finished { result, pv }
     }
 }
 

@@ -151,6 +151,8 @@ fn go_stop_storm_gives_one_bestmove_per_go() {
     while bestmoves < 2000 {
         let line = e.recv().expect("output keeps coming");
         if let Some(m) = line.strip_prefix("bestmove ") {
+            // `bestmove SQ [ponder SQ]`
+            let m = m.split(' ').next().unwrap_or(m);
             assert!(legal_on("7x7", m), "{m}");
             bestmoves += 1;
         }
@@ -264,7 +266,14 @@ fn stop_ends_the_running_job_and_every_queued_one() {
         for lines in [&first, &then] {
             let best = lines.last().unwrap();
             assert!(
-                legal_on("15x15", best.strip_prefix("bestmove ").unwrap()),
+                legal_on(
+                    "15x15",
+                    best.strip_prefix("bestmove ")
+                        .unwrap()
+                        .split(' ')
+                        .next()
+                        .unwrap()
+                ),
                 "{lines:?}"
             );
         }
@@ -413,4 +422,183 @@ fn debug_logging_tells_commands_and_searches_on_stderr() {
     for want in ["received: START 15", "received: BEGIN", "search: depth 1 "] {
         assert!(stderr.contains(want), "no '{want}' in the log:\n{stderr}");
     }
+}
+
+/// Reads up to and including the next `bestmove`, then checks that no second one follows
+/// within `quiet` (an `isready` round trip makes sure everything sent before it has been
+/// answered). Returns the lines.
+fn one_bestmove(e: &mut Engine) -> Vec<String> {
+    let lines = e.recv_until("bestmove");
+    e.send("isready");
+    let after = e.recv_until("readyok");
+    assert!(
+        after.iter().all(|l| !l.starts_with("bestmove")),
+        "a second bestmove: {lines:?} then {after:?}"
+    );
+    lines
+}
+
+/// The first move of the last `pv` in `lines`, and the move of their `bestmove`.
+fn last_pv_and_best(lines: &[String]) -> (Option<String>, String) {
+    let pv = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth "))
+        .and_then(|l| l.split(" pv ").nth(1))
+        .and_then(|pv| pv.split_whitespace().next())
+        .map(str::to_string);
+    let best = lines
+        .last()
+        .and_then(|l| l.strip_prefix("bestmove "))
+        .and_then(|l| l.split(' ').next())
+        .expect("a bestmove line")
+        .to_string();
+    (pv, best)
+}
+
+/// Every form of `go` a GUI sends gets exactly one `bestmove` (issue #43): ponder with
+/// ponderhit and with stop, mate, searchmoves with limits after the squares, any mix of
+/// limits, and words `go` does not know.
+#[test]
+fn every_go_form_answers_exactly_once() {
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("position startpos moves h8 i9");
+    let forms = [
+        "go movetime 100",
+        "go depth 3",
+        "go nodes 20000",
+        "go wtime 1000 btime 1000 winc 10 binc 10",
+        "go wtime 1000 btime 1000 movestogo 5 movetime 200 depth 30 nodes 100000000",
+        "go mate 3 movetime 100",
+        "go searchmoves a1 b2 movetime 100",
+        "go searchmoves h9 g8 depth 2",
+        "go movetime 100 searchmoves o15",
+        "go ponder searchmoves h9 mate 2 movetime 50 depth 99",
+        "go movetime 100 frobnicate 7",
+        "go Depth 3 movetime 100",
+        "go depth 2 infinite",
+    ];
+    for form in forms {
+        e.send(form);
+        if form.contains("ponder") {
+            std::thread::sleep(Duration::from_millis(50));
+            e.send("ponderhit");
+        }
+        if form.contains("infinite") {
+            std::thread::sleep(Duration::from_millis(100));
+            e.send("stop");
+        }
+        let lines = one_bestmove(&mut e);
+        let (_, best) = last_pv_and_best(&lines);
+        assert!(legal_on("15x15", &best), "{form}: {lines:?}");
+        if form.contains("searchmoves a1 b2") {
+            assert!(["a1", "b2"].contains(&best.as_str()), "{form}: {lines:?}");
+        }
+        if form.contains("searchmoves o15") {
+            assert_eq!(best, "o15", "{form}: {lines:?}");
+        }
+        if form.contains("frobnicate") {
+            assert_eq!(
+                lines[0],
+                "info string go: skipped 'frobnicate' '7' (not a go parameter); searching with the rest"
+            );
+        }
+    }
+    // Pondering, stopped: one bestmove, at the stop and not before.
+    e.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let before = e.recv_until("readyok");
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("stop");
+    one_bestmove(&mut e);
+    // Pondering, then hit: the search goes on on the clock given, counted from the hit.
+    e.send("go ponder movetime 300");
+    std::thread::sleep(Duration::from_millis(500));
+    let hit = Instant::now();
+    e.send("ponderhit");
+    let lines = one_bestmove(&mut e);
+    let took = hit.elapsed();
+    assert!(
+        took >= Duration::from_millis(250) && took < Duration::from_millis(1000),
+        "{took:?} {lines:?}"
+    );
+    // A ponder search that ended by itself holds its bestmove until ponderhit.
+    e.send("newgame 3 3 3");
+    e.send("position startpos moves a1 a2 a3 c2");
+    e.send("go ponder depth 2");
+    e.send("isready");
+    let before = e.recv_until("readyok");
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    e.send("ponderhit");
+    assert_eq!(
+        one_bestmove(&mut e).last().map(String::as_str),
+        Some("bestmove b2")
+    );
+    // A ponderhit with nothing pondering does nothing.
+    e.send("ponderhit");
+    e.send("isready");
+    assert_eq!(e.recv_until("readyok"), ["readyok"]);
+    let (rest, ok, _) = e.finish();
+    assert!(rest.is_empty() && ok, "{rest:?}");
+}
+
+/// `quit` during a `go ponder` still answers its `bestmove`, as any stopped search.
+#[test]
+fn quit_while_pondering_answers() {
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    e.send("position startpos moves h8");
+    e.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    let (rest, ok, _) = e.finish();
+    assert!(ok);
+    assert_eq!(
+        rest.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{rest:?}"
+    );
+}
+
+/// On 15x15 the gomoku search may play a move of an iteration cut short (one that beat the
+/// last completed iteration's best): the move played must still be the first of the last
+/// `pv` reported (issue #43). 100 searches of 100 ms over varied openings.
+#[test]
+fn bestmove_is_the_last_pv_first_move_on_15x15() {
+    let openings = [
+        "h8",
+        "h8 i9",
+        "h8 i9 h9",
+        "h8 h9 i9 g7",
+        "h8 i8 g8 i7 i9",
+        "h8 j10 g7 i9 f6",
+        "h8 g9 h9 h10 i8",
+        "a1 o15 h8",
+        "h8 i9 j10 g7 h10 h9",
+        "g7 h8 i9 g8 f7 h9 h7",
+    ];
+    let mut e = Engine::start(&[]);
+    e.send("newgame 15 15 5");
+    let mut checked = 0;
+    for round in 0..10 {
+        for opening in openings {
+            e.send(&format!("position startpos moves {opening}"));
+            e.send(&format!("go movetime {}", 60 + 15 * round));
+            let lines = e.recv_until("bestmove");
+            let (pv, best) = last_pv_and_best(&lines);
+            if let Some(pv) = pv {
+                assert_eq!(pv, best, "{opening}: {lines:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 95, "only {checked} searches reported a pv");
 }

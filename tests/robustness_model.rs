@@ -516,7 +516,7 @@ impl Generator {
             ("stop now", "stop: expected end of line"),
             ("go depth 0", "go: 'depth' needs a number"),
             ("go depth 3 depth 4", "go: duplicate 'depth'"),
-            ("go ponder", "go: expected depth"),
+            ("go ponder ponder", "go: duplicate 'ponder'"),
             ("perft -1", "perft: <depth> needs a whole number"),
             ("perft", "perft: <depth> needs a whole number, got nothing"),
             ("newgame 3 3", "newgame: expected three numbers"),
@@ -550,6 +550,8 @@ fn check_search(model: &Model, lines: &[String]) {
         assert_eq!(best, "bestmove (none)", "{:?}", model.shown());
     } else {
         let sq = best.strip_prefix("bestmove ").unwrap_or_default();
+        // `bestmove SQ [ponder SQ]`
+        let sq = sq.split(' ').next().unwrap_or_default();
         let file = usize::from(sq.as_bytes().first().copied().unwrap_or(b'?'))
             .wrapping_sub(usize::from(b'a'));
         let rank: usize = sq.get(1..).and_then(|r| r.parse().ok()).unwrap_or(0);
@@ -748,9 +750,9 @@ fn run(seed: u64, count: usize) {
                     while got.last().map(String::as_str) != Some("uciok") {
                         got.push(recv(&mut e, line));
                     }
-                    // id name, id author, nine options, ParamsFile, one spin option a search
-                    // parameter, then uciok.
-                    let lines = 12 + kinrow::search::Params::SPECS.len();
+                    // id name, id author, eleven options (Move Overhead and Ponder among
+                    // them), ParamsFile, one spin option a search parameter, then uciok.
+                    let lines = 14 + kinrow::search::Params::SPECS.len();
                     assert_eq!(got.len(), lines, "{got:?}");
                 }
             }

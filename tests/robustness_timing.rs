@@ -187,6 +187,8 @@ fn closed_output_and_errors_never_panic_in_match_play_and_report() {
 /// A legal square on a `columns` x `rows` board, not among `taken`.
 fn assert_legal(best: &str, columns: u32, rows: u32, taken: &[&str]) {
     let sq = best.strip_prefix("bestmove ").unwrap_or(best);
+    // `bestmove SQ [ponder SQ]`
+    let sq = sq.split(' ').next().unwrap_or(sq);
     let mut chars = sq.chars();
     let file = chars
         .next()

@@ -5,7 +5,7 @@
 //! leaves room for the reply to travel through a pipe on a loaded machine.
 
 use crate::search::Limits;
-use crate::search::time::{Clock, Deadlines, budget, turn};
+use crate::search::time::{Clock, Deadlines, GOMOCUP_LAG, budget, turn};
 
 /// `timeout_turn` until the manager says otherwise: the protocol gives no default, so this is
 /// the one in Petr Lastovicka's reference brain skeleton (`pisqpipe`), 30 s.
@@ -111,7 +111,7 @@ impl TimeControl {
                 increment_ms: 0,
                 moves_to_go: None,
             };
-            budget(clock, own_moves_left)
+            budget(clock, own_moves_left, GOMOCUP_LAG)
         });
         let limits = Limits {
             depth: (self.timeout_turn == 0).then_some(1),

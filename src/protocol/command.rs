@@ -75,7 +75,25 @@ pub struct GoParams {
     pub movestogo: Option<u32>,
     /// `infinite`.
     pub infinite: bool,
+    /// `ponder`: search the position (the GUI's guess of the opponent's move played) with no
+    /// time limit until `ponderhit`, which starts the clocks given here, or `stop`.
+    pub ponder: bool,
+    /// `mate N` (N >= 1): search until a win within N own moves is found (or another limit,
+    /// or `stop`).
+    pub mate: Option<u32>,
+    /// `searchmoves SQ ...`: only these root moves are searched (as written; empty: every
+    /// move). The squares run to the first token that is not a square.
+    pub searchmoves: Option<Vec<SquareText>>,
+    /// Tokens `go` does not know, skipped (as UCI engines skip them): the first
+    /// [`MAX_SKIPPED_KEPT`] as written, for the one `info string` line that names them.
+    pub skipped: Vec<String>,
+    /// How many tokens were skipped in all (at least `skipped.len()`).
+    pub skipped_count: usize,
 }
+
+/// How many skipped `go` tokens are kept to be named; the rest are only counted, so that a
+/// line of millions of unknown tokens costs no memory.
+pub const MAX_SKIPPED_KEPT: usize = 5;
 
 /// A command line, parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +113,9 @@ pub enum Command {
     Go(GoParams),
     /// `stop`
     Stop,
+    /// `ponderhit`: the opponent played the move the running `go ponder` guessed; its
+    /// search goes on as a normal one, its clock starting now.
+    PonderHit,
     /// `quit`
     Quit,
     /// `setoption name <Name> [value <v>]`; the name and value are as written, with runs of

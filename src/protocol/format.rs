@@ -109,8 +109,10 @@ impl fmt::Display for PositionSpec {
 
 /// The arguments of `go`, each given one written as `name value` in the order of the
 /// fields (`depth`, `nodes`, `movetime`, `wtime`, `btime`, `winc`, `binc`, `movestogo`,
-/// `infinite`), separated by single spaces: `wtime 1000 btime 900 winc 10 binc 10`. No
-/// parameters write nothing.
+/// `infinite`, `ponder`, `mate`, then `searchmoves` with its squares last, so that the
+/// squares end where the line does), separated by single spaces:
+/// `wtime 1000 btime 900 winc 10 binc 10`. No parameters write nothing; skipped tokens are
+/// not written (they meant nothing).
 impl fmt::Display for GoParams {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let GoParams {
@@ -123,6 +125,11 @@ impl fmt::Display for GoParams {
             binc,
             movestogo,
             infinite,
+            ponder,
+            mate,
+            searchmoves,
+            skipped: _,
+            skipped_count: _,
         } = self;
         let mut words = Words::new(f);
         words.field("depth", *depth)?;
@@ -135,6 +142,14 @@ impl fmt::Display for GoParams {
         words.field("movestogo", *movestogo)?;
         if *infinite {
             words.word(&"infinite")?;
+        }
+        if *ponder {
+            words.word(&"ponder")?;
+        }
+        words.field("mate", *mate)?;
+        if let Some(moves) = searchmoves {
+            words.word(&"searchmoves")?;
+            moves.iter().try_for_each(|square| words.word(square))?;
         }
         Ok(())
     }
@@ -201,9 +216,10 @@ impl fmt::Display for Command {
                 write!(f, "newgame {columns} {rows} {k}")
             }
             Command::Position(spec) => write!(f, "position {spec}"),
-            Command::Go(params) if *params == GoParams::default() => f.write_str("go"),
+            Command::Go(params) if params.to_string().is_empty() => f.write_str("go"),
             Command::Go(params) => write!(f, "go {params}"),
             Command::Stop => f.write_str("stop"),
+            Command::PonderHit => f.write_str("ponderhit"),
             Command::Quit => f.write_str("quit"),
             Command::SetOption { name, value } => {
                 write!(f, "setoption name {name}")?;
@@ -284,10 +300,25 @@ mod tests {
                     binc: Some(2),
                     movestogo: Some(20),
                     infinite: true,
+                    ..GoParams::default()
                 }),
                 "go depth 3 nodes 7 movetime 100 wtime -5 btime 0 winc 1 binc 2 movestogo 20 \
                  infinite",
             ),
+            (
+                Command::Go(GoParams {
+                    ponder: true,
+                    mate: Some(3),
+                    searchmoves: Some(vec![
+                        SquareText { file: 0, rank: 0 },
+                        SquareText { file: 1, rank: 1 },
+                    ]),
+                    wtime: Some(100),
+                    ..GoParams::default()
+                }),
+                "go wtime 100 ponder mate 3 searchmoves a1 b2",
+            ),
+            (Command::PonderHit, "ponderhit"),
             (
                 Command::SetOption {
                     name: "Hash".into(),

@@ -1,12 +1,17 @@
 //! The `go` command: search limits and clocks.
 
-use super::command::{Command, GoParams};
-use super::error::{ParseError, ParseErrorKind, expected};
-use super::lexical::{Tokens, number};
+use super::command::{Command, GoParams, MAX_SKIPPED_KEPT};
+use super::error::{ParseError, ParseErrorKind};
+use super::lexical::{Tokens, move_square, number};
+use crate::text::whole;
 
-/// `go = "go" go-param*`, each parameter at most once:
+/// `go = "go" (go-param | skipped)*`, each parameter at most once:
 /// `go-param = "depth" unsigned | "nodes" unsigned | "movetime" unsigned | "wtime" signed
-/// | "btime" signed | "winc" signed | "binc" signed | "movestogo" unsigned | "infinite"`
+/// | "btime" signed | "winc" signed | "binc" signed | "movestogo" unsigned | "infinite"
+/// | "ponder" | "mate" unsigned | "searchmoves" square*`; `skipped` is any other token,
+/// which is skipped (UCI's rule for what an engine does not know: a GUI may send
+/// parameters of a later version) and named on one `info string` line by the session.
+/// A known parameter with a bad value is still an error.
 pub(super) fn go(mut tokens: Tokens<'_>) -> Result<Command, ParseError> {
     const GO: &str = "go";
 
@@ -31,6 +36,18 @@ pub(super) fn go(mut tokens: Tokens<'_>) -> Result<Command, ParseError> {
         Ok(())
     }
 
+    fn duplicate(name: &'static str) -> ParseError {
+        ParseError::new(GO, ParseErrorKind::DuplicateParameter { name })
+    }
+
+    /// Sets a flag parameter, refusing it twice.
+    fn flag(slot: &mut bool, name: &'static str) -> Result<(), ParseError> {
+        if std::mem::replace(slot, true) {
+            return Err(duplicate(name));
+        }
+        Ok(())
+    }
+
     let mut params = GoParams::default();
     // Short names keep the table below to one parameter per line.
     let p = &mut params;
@@ -45,19 +62,25 @@ pub(super) fn go(mut tokens: Tokens<'_>) -> Result<Command, ParseError> {
             "winc" => fill(&mut p.winc, "winc", t, i64::MIN, i64::MAX)?,
             "binc" => fill(&mut p.binc, "binc", t, i64::MIN, i64::MAX)?,
             "movestogo" => fill(&mut p.movestogo, "movestogo", t, 1, u32::MAX)?,
-            "infinite" if p.infinite => {
-                return Err(ParseError::new(
-                    GO,
-                    ParseErrorKind::DuplicateParameter { name: "infinite" },
-                ));
+            "mate" => fill(&mut p.mate, "mate", t, 1, u32::MAX)?,
+            "infinite" => flag(&mut p.infinite, "infinite")?,
+            "ponder" => flag(&mut p.ponder, "ponder")?,
+            "searchmoves" => {
+                if p.searchmoves.is_some() {
+                    return Err(duplicate("searchmoves"));
+                }
+                let mut moves = Vec::new();
+                while let Some(square) = t.peek().and_then(|token| whole(move_square, token)) {
+                    t.next();
+                    moves.push(square);
+                }
+                p.searchmoves = Some(moves);
             }
-            "infinite" => p.infinite = true,
             other => {
-                return Err(expected(
-                    GO,
-                    "depth, nodes, movetime, wtime, btime, winc, binc, movestogo or infinite",
-                    Some(other),
-                ));
+                if p.skipped.len() < MAX_SKIPPED_KEPT {
+                    p.skipped.push(other.to_string());
+                }
+                p.skipped_count += 1;
             }
         }
     }

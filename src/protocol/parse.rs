@@ -62,6 +62,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
         "position" => position(tokens),
         "go" => go(tokens),
         "stop" => bare("stop", Command::Stop, tokens),
+        "ponderhit" => bare("ponderhit", Command::PonderHit, tokens),
         "quit" => bare("quit", Command::Quit, tokens),
         "setoption" => setoption(tokens),
         "show" => bare("show", Command::Show, tokens),

@@ -109,8 +109,10 @@ pub enum Reply {
     InfoString(String),
     /// `info string error: <text>`
     Error(String),
-    /// `bestmove <sq>` or `bestmove (none)`.
-    BestMove(Option<SquareText>, Notation),
+    /// `bestmove <sq> [ponder <sq>]` or `bestmove (none)`: the move to play and, if the
+    /// principal variation had a second move, the reply expected (UCI's ponder move, for a
+    /// GUI that lets the engine think on the opponent's time).
+    BestMove(Option<SquareText>, Option<SquareText>, Notation),
     /// A line of free text (the `show` diagram, `perft` and `bench` output).
     Text(String),
 }
@@ -182,10 +184,14 @@ impl fmt::Display for Reply {
             Reply::Info(line, notation) => line.write(f, *notation),
             Reply::InfoString(text) => write!(f, "info string {text}"),
             Reply::Error(text) => write!(f, "info string error: {text}"),
-            Reply::BestMove(Some(square), notation) => {
-                write!(f, "bestmove {}", square.notated(*notation))
+            Reply::BestMove(Some(square), ponder, notation) => {
+                write!(f, "bestmove {}", square.notated(*notation))?;
+                match ponder {
+                    Some(ponder) => write!(f, " ponder {}", ponder.notated(*notation)),
+                    None => Ok(()),
+                }
             }
-            Reply::BestMove(None, _) => f.write_str("bestmove (none)"),
+            Reply::BestMove(None, _, _) => f.write_str("bestmove (none)"),
             Reply::Text(text) => f.write_str(text),
         }
     }
@@ -342,20 +348,28 @@ mod tests {
     #[test]
     fn best_moves() {
         assert_eq!(
-            Reply::BestMove(Some(sq(1, 1)), Notation::Plain).to_string(),
+            Reply::BestMove(Some(sq(1, 1)), None, Notation::Plain).to_string(),
             "bestmove b2"
         );
         assert_eq!(
-            Reply::BestMove(Some(sq(1, 1)), Notation::Drop).to_string(),
+            Reply::BestMove(Some(sq(1, 1)), None, Notation::Drop).to_string(),
             "bestmove P@b2"
         );
         assert_eq!(
-            Reply::BestMove(None, Notation::Plain).to_string(),
+            Reply::BestMove(None, None, Notation::Plain).to_string(),
             "bestmove (none)"
         );
         assert_eq!(
-            Reply::BestMove(None, Notation::Drop).to_string(),
+            Reply::BestMove(None, None, Notation::Drop).to_string(),
             "bestmove (none)"
+        );
+        assert_eq!(
+            Reply::BestMove(Some(sq(1, 1)), Some(sq(0, 2)), Notation::Plain).to_string(),
+            "bestmove b2 ponder a3"
+        );
+        assert_eq!(
+            Reply::BestMove(Some(sq(1, 1)), Some(sq(0, 2)), Notation::Drop).to_string(),
+            "bestmove P@b2 ponder P@a3"
         );
     }
 

@@ -31,7 +31,7 @@ pub use time::Clock;
 pub use tt::TableSizeError;
 
 use crate::eval::EvalKind;
-use crate::rules::{Position, Square};
+use crate::rules::{Bits, Position, Square};
 use ordering::{BoardMaps, FULL_WIDTH_CELLS};
 use pairing::PairingSolver;
 use rand::Rng;
@@ -115,6 +115,11 @@ pub struct Limits {
     pub soft_time: Option<Duration>,
     /// Abort the search at this time.
     pub hard_time: Option<Duration>,
+    /// Only these root moves are searched (UCI's `searchmoves`); `None`: every move. Squares
+    /// that are not legal moves are left out; if none is left, every move is searched. The
+    /// gomoku search has no such restriction, so a restricted search of a gomoku position is
+    /// the general alpha-beta's (weaker there, but it searches only the moves asked for).
+    pub root: Option<Bits>,
 }
 
 /// How the caller steers a running search.
@@ -337,8 +342,14 @@ impl Searcher {
             return no_move();
         }
         let us = pos.side_to_move();
+        // The root moves allowed, if the caller restricted them to some legal ones.
+        let allowed = limits
+            .root
+            .map(|r| pos.without_forbidden(r.and(pos.empty())))
+            .filter(|r| !r.is_empty());
+        let only = |set: Bits| allowed.map_or(set, |a| set.and(a));
         // Values the rules decide without a search.
-        let wins = pos.threats(us);
+        let wins = only(pos.threats(us));
         if !wins.is_empty() {
             // Any winning square is equally good.
             let moves: Vec<Square> = wins.iter().collect();
@@ -352,9 +363,12 @@ impl Searcher {
         if losses.count() >= 2 || blocked {
             // The opponent wins next move whatever we do; block one square all the same
             // (one we may play), or play any move we may.
-            let mut moves: Vec<Square> = pos.without_forbidden(losses).iter().collect();
+            let mut moves: Vec<Square> = only(pos.without_forbidden(losses)).iter().collect();
             if moves.is_empty() {
-                moves = self.ordered_moves(&pos, None);
+                moves = match allowed {
+                    Some(a) => a.iter().collect(),
+                    None => self.ordered_moves(&pos, None),
+                };
             }
             if moves.is_empty() {
                 return no_move();
@@ -398,12 +412,13 @@ impl Searcher {
                 }
             }
         }
-        if gomoku::applies(&pos) {
+        if gomoku::applies(&pos) && allowed.is_none() {
             let engine = self.gomoku_engine();
             return engine.search(&pos, limits, settings, control, rng, report);
         }
         if pos.tables().geometry.cells() > FULL_WIDTH_CELLS
             && let Some((n, first)) = self.vcf(&mut pos, ROOT_VCF_DEPTH, ROOT_VCF_BUDGET)
+            && allowed.is_none_or(|a| a.contains(first))
         {
             // A forced win by fours is a proof on any board: play it.
             return self.settled(first, Value::Win(n), 2 * n - 1, start, report);
@@ -414,9 +429,20 @@ impl Searcher {
         // then be a proof.
         let root_restricted = self.maps.candidates(&pos) != pos.empty();
         let candidates: Vec<Square> = {
-            let blocks = pos.threats(us.other());
+            let blocks = only(pos.threats(us.other()));
             if blocks.count() == 1 {
                 blocks.iter().collect()
+            } else if let Some(a) = allowed {
+                // The allowed moves in the usual order, then those the usual order leaves
+                // out (far from the stones on a large board).
+                let mut moves: Vec<Square> = self
+                    .ordered_moves(&pos, None)
+                    .into_iter()
+                    .filter(|&sq| a.contains(sq))
+                    .collect();
+                let rest: Vec<Square> = a.iter().filter(|sq| !moves.contains(sq)).collect();
+                moves.extend(rest);
+                moves
             } else {
                 self.ordered_moves(&pos, None)
             }

@@ -57,20 +57,56 @@ pub struct Clock {
     pub moves_to_go: Option<u32>,
 }
 
-/// The soft and hard deadlines for a move, given `own_moves_left`: how many more moves the
-/// side to move can have in this game at most.
+/// What a move costs on a clock beyond the engine's thought, and what the clock keeps back
+/// for a stall: the two numbers the clock rule of [`budget`] needs about the world outside
+/// the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lag {
+    /// Charged to every move planned for: the search noticing its deadline, the reply being
+    /// written, carried and read, all of which the GUI's clock counts.
+    pub per_move_ms: u64,
+    /// Kept back once, never planned for: room for one stall of the whole process (a
+    /// scheduler or container pause) when the clock is nearly spent.
+    pub reserve_ms: u64,
+}
+
+impl Lag {
+    /// The lag of a UCI session whose `Move Overhead` is `overhead_ms`: that overhead is the
+    /// user's estimate of one reply's lag, so every move is charged it, and half again for
+    /// its spread (a move whose lag is above the mean is then paid from the budget, not the
+    /// reserve); three of it are kept back for a stall. With the default of 10 ms that is 15
+    /// ms a move, about what cutechess-cli counted for a move of 1 ms of thought on the
+    /// loaded 2-core development machine, and 30 ms once.
+    pub fn from_overhead(overhead_ms: u64) -> Lag {
+        Lag {
+            per_move_ms: overhead_ms.saturating_add(overhead_ms / 2),
+            reserve_ms: overhead_ms.saturating_mul(3),
+        }
+    }
+}
+
+/// The soft and hard deadlines for a move, given `own_moves_left` (how many more moves the
+/// side to move can have in this game at most) and what each move costs beyond its thought.
 ///
 /// The soft deadline is where no new iteration is started; the hard one aborts the search.
 ///
-/// After Stockfish's time manager, every move is charged its way out: besides the
-/// [`MOVE_OVERHEAD_MS`] kept back once (for a stall of the whole process), each move to plan
-/// for costs [`ROUND_TRIP_MS`] as the referee measures it, whatever the engine thinks. So the
-/// increment counts only net of that cost, and when it does not cover it the clock pays the
-/// difference: the engine then lives on its remaining time, shrinking slowly, and not on an
-/// increment that the round trips use up. [`MIN_THINK_MS`] of thought is kept for every
-/// move the game can still last, so that a long game cannot drain the clock by the
-/// minimum alone.
-pub fn budget(clock: Clock, own_moves_left: u32) -> Deadlines {
+/// The rule, and why:
+/// - Plan for `movestogo` moves if the GUI says, else 30 (most games are decided, or dead,
+///   well before the board fills), but never for more moves than the game can still last.
+/// - The clock pays for more than thought: each move's lag ([`Lag::per_move_ms`]) is
+///   spent whatever the engine does. So the increment counts only net of the lag, and when it
+///   falls short the clock pays the difference for the moves ahead (at least the next
+///   [`TRIPS_KEPT`]); [`MIN_THINK_MS`] of thought is kept for every move the game can still
+///   last. What is left, less the stall reserve, is the pool the planned moves share
+///   equally.
+/// - Soft deadline: the move's share, plus three quarters of the net increment (a clock run
+///   low climbs back), at most half of what is usable. Iterative deepening rarely finishes
+///   an iteration started late, so the share is where the next one stops being started.
+/// - Hard deadline: the soft one plus two more shares, at most three quarters of what is
+///   usable. Only an iteration that was started in time and runs long gets there, and such
+///   a move costs about three shares of the clock, never the reserve, whatever the
+///   increment.
+pub fn budget(clock: Clock, own_moves_left: u32, lag: Lag) -> Deadlines {
     // Any i64 a GUI can send is taken: negative values count as zero, and the arithmetic
     // saturates (in u64), so that a huge increment gives the same budget as merely a large
     // one instead of wrapping to a tiny or negative deadline. Every term below is
@@ -78,35 +114,24 @@ pub fn budget(clock: Clock, own_moves_left: u32) -> Deadlines {
     let remaining = u64::try_from(clock.remaining_ms).unwrap_or(0);
     let inc = u64::try_from(clock.increment_ms).unwrap_or(0);
     let moves_left = u64::from(own_moves_left.max(1));
-    // Plan for the moves the game can still last, but no more than 30: most games are decided
-    // (or dead) well before the board fills.
     let horizon = u64::from(clock.moves_to_go.unwrap_or(30).max(1)).min(moves_left);
-    let usable = remaining.saturating_sub(MOVE_OVERHEAD_MS);
-    // What the increment leaves after each move's round trip, and what the clock must add
-    // when the increment falls short: the round trips of the next [`TRIPS_KEPT`] moves (or
-    // of all the moves planned for, if more), and the least thought of every move still
-    // possible.
-    let net_inc = inc.saturating_sub(ROUND_TRIP_MS);
+    let usable = remaining.saturating_sub(lag.reserve_ms);
+    let trip = lag.per_move_ms;
+    let net_inc = inc.saturating_sub(trip);
     let trips = moves_left.min(TRIPS_KEPT).max(horizon);
-    let trip_deficit = ROUND_TRIP_MS.saturating_sub(inc).saturating_mul(trips);
+    let trip_deficit = trip.saturating_sub(inc).saturating_mul(trips);
     let think_deficit = MIN_THINK_MS
         .saturating_sub(net_inc)
         .saturating_mul(moves_left);
     let pool = usable
         .saturating_sub(trip_deficit)
         .saturating_sub(think_deficit);
-    // The clock's share of this move.
     let share = pool / horizon;
-    // Three quarters of the net increment (a little comes back every move, so that a clock
-    // run low climbs again), computed so that it cannot overflow.
+    // Three quarters of the net increment, computed so that it cannot overflow.
     let soft = share
         .saturating_add(net_inc / 4 * 3 + net_inc % 4 * 3 / 4)
         .min(usable / 2)
         .max(MIN_THINK_MS);
-    // The hard deadline stretches only the clock's share (thrice, as before), not the
-    // increment's: a move that runs to its hard deadline then costs about three shares of
-    // the clock, whatever the increment, and the clock settles where a quarter of the net
-    // increment pays for that.
     let three_quarters = usable / 4 * 3 + usable % 4 * 3 / 4;
     let hard = soft
         .saturating_add(share.saturating_mul(2))
@@ -118,94 +143,88 @@ pub fn budget(clock: Clock, own_moves_left: u32) -> Deadlines {
     }
 }
 
-/// The cost charged for a move's round trip as a referee measures it (cutechess-cli's clock
-/// runs from sending `go` to reading `bestmove`), beyond the engine's thought: a move that
-/// thought 1 ms cost about 10 ms as cutechess measured it on the loaded 2-core development
-/// machine (Stockfish's default `Move Overhead` is 10 ms too); 5 ms more, so that the usual
-/// spread of that cost is paid from the budget and not from [`MOVE_OVERHEAD_MS`], which is
-/// there for a stall of the whole process.
-pub const ROUND_TRIP_MS: u64 = 15;
-
-/// How many moves' round trips [`budget`] keeps on the clock when the increment does not pay
-/// for them (Stockfish plans for at most 50 moves to go): as many as a game is likely to
-/// last, not as many as the board allows, which at a clock without increment would leave
-/// nothing to think with.
+/// How many moves' lag [`budget`] keeps on the clock when the increment does not pay for it:
+/// as many as a game is likely to last, not as many as the board allows, which at a clock
+/// without increment would leave nothing to think with.
 pub const TRIPS_KEPT: u64 = 50;
 
 /// The least thought [`budget`] gives a move, and keeps on the clock for every move the game
 /// can still last.
 pub const MIN_THINK_MS: u64 = 1;
 
-/// The fixed part of the time kept back from every limit (`movetime`, the clock, Gomocup's
-/// `timeout_turn`) for the reply's way out: the search noticing its deadline, the thread that
-/// writes the reply being scheduled, the pipe, and the reader being scheduled (Stockfish's
-/// `Move Overhead`, whose default is 10 ms). On the loaded 2-core development machine
-/// (`examples/latency.rs --explain`, which prints the engine's own log for every late reply)
-/// the whole engine process, its searching thread and the thread that answers at the guard
-/// deadline alike, was seen kept off the processor for 30 to 38 ms at a time; with 20 ms here
-/// such a stall made 1 reply in 1,000 late at `movetime 100`. 35 ms plus the proportional
-/// part leaves 44 ms between the guard deadline and a 100 ms limit.
-pub const MOVE_OVERHEAD_MS: u64 = 35;
+/// The default of UCI's `Move Overhead` option: the ms kept back from every time limit for
+/// the reply's way out. On an idle machine a reply is written and read within a millisecond
+/// of the search's deadline (the search polls its clock every fraction of a millisecond, then
+/// two threads wake); 10 ms covers a scheduler slice or two beyond that, and leaves 90% of
+/// a 100 ms `movetime` to the search. On a loaded machine, where the whole process can be
+/// held off the processor for tens of milliseconds, the user raises it.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 
-/// The proportional part of the margin, in percent of the limit: on a loaded machine a
-/// thread can wait a few scheduler slices, and a longer search has had more chances to be
-/// held back. At most [`MAX_PROPORTIONAL_MARGIN_MS`].
-pub const PROPORTIONAL_MARGIN_PERCENT: u64 = 15;
-
-/// The cap on the proportional part of the margin.
-pub const MAX_PROPORTIONAL_MARGIN_MS: u64 = 200;
-
-/// The latest hard deadline for a reply that must arrive within `limit_ms`: the limit less
-/// [`MOVE_OVERHEAD_MS`] and [`PROPORTIONAL_MARGIN_PERCENT`]% of it (that part at most
-/// [`MAX_PROPORTIONAL_MARGIN_MS`]), but never less than a quarter of the limit (a very short
-/// limit still gets some search) nor less than 1 ms. Non-decreasing in `limit_ms`.
-///
-/// `movetime` uses it as its deadline; the clock and Gomocup rules keep larger margins of
-/// their own and stay at or under it (see the tests).
-pub fn reply_deadline(limit_ms: u64) -> Duration {
-    let proportional = (limit_ms / 100 * PROPORTIONAL_MARGIN_PERCENT
-        + limit_ms % 100 * PROPORTIONAL_MARGIN_PERCENT / 100)
-        .min(MAX_PROPORTIONAL_MARGIN_MS);
-    let margin = MOVE_OVERHEAD_MS + proportional;
-    Duration::from_millis(limit_ms.saturating_sub(margin).max(limit_ms / 4).max(1))
+/// The hard deadline for a reply that must arrive within `limit_ms`, `overhead_ms` being
+/// the lag of the reply's way out: the limit less the overhead, but never less than a
+/// quarter of the limit (a very short limit still gets some search) nor less than 1 ms.
+/// Non-decreasing in `limit_ms`.
+pub fn reply_deadline(limit_ms: u64, overhead_ms: u64) -> Duration {
+    Duration::from_millis(
+        limit_ms
+            .saturating_sub(overhead_ms)
+            .max(limit_ms / 4)
+            .max(1),
+    )
 }
 
-/// When a front end answers by itself if the search has not: a little after the search's
-/// hard deadline `hard` (an eighth of it, 5 to 25 ms later), so that the search's own reply
-/// normally comes first, and still inside every limit the deadlines here are made for (each
-/// keeps a margin of at least [`MOVE_OVERHEAD_MS`] beyond `hard`).
+/// When a UCI session answers by itself if the search has not: half the overhead after the
+/// search's hard deadline `hard` (at least 1 ms), so halfway between the deadline and the
+/// limit it was made for.
 ///
 /// Why a second deadline: on a loaded machine the thinking thread, which has used its share
-/// of the processor, can be kept off a core for tens of milliseconds after its deadline,
-/// while a front-end thread that slept on a timer is woken promptly (the scheduler favours
-/// threads that slept). The front end then sends the best move of the last completed
-/// iteration.
+/// of the processor, can be kept off a core after its deadline, while a front-end thread
+/// that slept on a timer is woken promptly (the scheduler favours threads that slept). The
+/// front end then sends the best move of the last completed iteration.
+pub fn guard_after(hard: Duration, overhead_ms: u64) -> Duration {
+    hard.saturating_add(Duration::from_millis((overhead_ms / 2).max(1)))
+}
+
+/// The Gomocup brain's guard deadline: a little after the search's hard deadline `hard` (an
+/// eighth of it, 5 to 25 ms later), so that the search's own reply normally comes first, and
+/// still inside the turn's limit, whose margin ([`GOMOCUP_MARGIN_MS`] and more) is wider
+/// (see [`guard_after`] for why there is one).
 pub fn guard_deadline(hard: Duration) -> Duration {
-    // At least 5 ms: under a limit so short that the deadline is 1 or 2 ms (an empty clock,
-    // `movetime 1`), a search that only has to see a win in one should still give its own
-    // answer, with its `info` line, unless its thread is held back for longer.
+    // At least 5 ms: under a limit so short that the deadline is 1 or 2 ms, a search that
+    // only has to see a win in one should still give its own answer, unless its thread is
+    // held back for longer.
     hard.saturating_add((hard / 8).clamp(Duration::from_millis(5), Duration::from_millis(25)))
 }
 
-/// The hard deadline for `go movetime MS`: [`reply_deadline`], so that the reply arrives
-/// within MS even on a loaded machine.
-pub fn movetime_deadline(ms: u64) -> Duration {
-    reply_deadline(ms)
-}
-
-/// The deadlines for `go movetime MS`: both at [`movetime_deadline`], since the time is the
-/// move's to use in full.
-pub fn movetime(ms: u64) -> Deadlines {
-    let d = movetime_deadline(ms);
+/// The deadlines for `go movetime MS` with `Move Overhead` `overhead_ms`: both at
+/// [`reply_deadline`], since the time is the move's to use in full.
+pub fn movetime_with(ms: u64, overhead_ms: u64) -> Deadlines {
+    let d = reply_deadline(ms, overhead_ms);
     Deadlines { soft: d, hard: d }
 }
 
+/// [`movetime_with`] the default overhead.
+pub fn movetime(ms: u64) -> Deadlines {
+    movetime_with(ms, DEFAULT_MOVE_OVERHEAD_MS)
+}
+
+/// The Gomocup brain's fixed lag (its protocol has no options): 35 ms kept back from every
+/// limit, as the brain was seen held off the processor for 30 to 38 ms at a time on the
+/// loaded 2-core development machine, where Gomocup managers count a late move as a loss.
+pub const GOMOCUP_MARGIN_MS: u64 = 35;
+
+/// The lag of the Gomocup brain's match clock: 15 ms a move, 35 kept back.
+pub const GOMOCUP_LAG: Lag = Lag {
+    per_move_ms: 15,
+    reserve_ms: GOMOCUP_MARGIN_MS,
+};
+
 /// The hard deadline for a move under a per-move limit of `ms` (Gomocup's `timeout_turn`):
-/// [`MOVE_OVERHEAD_MS`] plus 15% of the limit (that part at most 2 s) earlier. The search itself stops
-/// within a few ms of its deadline; the rest is for the reply to be scheduled, written and
-/// read on a busy machine, where a thread can wait tens of milliseconds.
+/// [`GOMOCUP_MARGIN_MS`] plus 15% of the limit (that part at most 2 s) earlier. The search
+/// itself stops within a few ms of its deadline; the rest is for the reply to be scheduled,
+/// written and read on a busy machine.
 pub fn turn_deadline(ms: u64) -> Duration {
-    let margin = MOVE_OVERHEAD_MS + (ms.saturating_mul(15) / 100).min(2_000);
+    let margin = GOMOCUP_MARGIN_MS + (ms.saturating_mul(15) / 100).min(2_000);
     Duration::from_millis(ms.saturating_sub(margin).max(1))
 }
 
@@ -223,12 +242,21 @@ pub fn turn(ms: u64) -> Deadlines {
 mod tests {
     use super::*;
 
+    /// The UCI session's budget with the default `Move Overhead`.
+    fn budget_u(clock: Clock, left: u32) -> Deadlines {
+        budget(clock, left, Lag::from_overhead(DEFAULT_MOVE_OVERHEAD_MS))
+    }
+
+    fn movetime_deadline(ms: u64) -> Duration {
+        movetime(ms).hard
+    }
+
     #[test]
     fn never_more_than_the_clock() {
         for remaining in [-50, 0, 1, 10, 100, 1000, 10_000, 600_000] {
             for inc in [0, 100, 5000] {
                 for left in [1, 5, 100] {
-                    let Deadlines { soft, hard } = budget(
+                    let Deadlines { soft, hard } = budget_u(
                         Clock {
                             remaining_ms: remaining,
                             increment_ms: inc,
@@ -281,7 +309,7 @@ mod tests {
                             moves_to_go,
                             ..clock(remaining, inc)
                         };
-                        let Deadlines { soft, hard } = budget(c, left);
+                        let Deadlines { soft, hard } = budget_u(c, left);
                         assert!(soft >= Duration::from_millis(1));
                         assert!(soft <= hard, "{c:?} {left}");
                         // Never more than three quarters of the clock, whatever the increment.
@@ -293,18 +321,18 @@ mod tests {
             }
         }
         // The reported case: a huge increment is as good as a large one, not a tiny budget.
-        let huge = budget(clock(1000, 4_611_686_018_427_387_904), 100);
-        assert_eq!(huge, budget(clock(1000, 100_000), 100));
-        assert_eq!(huge, budget(clock(1000, i64::MAX), 100));
-        assert_eq!(huge.hard, Duration::from_millis(546));
+        let huge = budget_u(clock(1000, 4_611_686_018_427_387_904), 100);
+        assert_eq!(huge, budget_u(clock(1000, 100_000), 100));
+        assert_eq!(huge, budget_u(clock(1000, i64::MAX), 100));
+        assert_eq!(huge.hard, Duration::from_millis(549));
         // Negative values count as zero.
         assert_eq!(
-            budget(clock(i64::MIN, i64::MIN), 10),
-            budget(clock(0, 0), 10)
+            budget_u(clock(i64::MIN, i64::MIN), 10),
+            budget_u(clock(0, 0), 10)
         );
         assert_eq!(
-            budget(clock(1000, i64::MIN), 10),
-            budget(clock(1000, 0), 10)
+            budget_u(clock(1000, i64::MIN), 10),
+            budget_u(clock(1000, 0), 10)
         );
     }
 
@@ -316,7 +344,7 @@ mod tests {
             for inc in sorted {
                 let hards: Vec<_> = sorted
                     .iter()
-                    .map(|&r| budget(clock(r, inc), left))
+                    .map(|&r| budget_u(clock(r, inc), left))
                     .collect();
                 assert!(
                     hards
@@ -327,7 +355,7 @@ mod tests {
             for remaining in sorted {
                 let by_inc: Vec<_> = sorted
                     .iter()
-                    .map(|&i| budget(clock(remaining, i), left))
+                    .map(|&i| budget_u(clock(remaining, i), left))
                     .collect();
                 assert!(
                     by_inc
@@ -346,7 +374,7 @@ mod tests {
         let mut remaining = start_ms;
         (0..moves)
             .map(|i| {
-                let hard = budget(clock(remaining, inc_ms), moves_left(i)).hard;
+                let hard = budget_u(clock(remaining, inc_ms), moves_left(i)).hard;
                 remaining -= hard.as_millis() as i64 + 10;
                 let after = remaining;
                 remaining += inc_ms;
@@ -365,7 +393,8 @@ mod tests {
         // game of 300 moves with the board's end far away. With the board's end in sight (a
         // board of 300 moves, or 15x15's 113) the plan shrinks to the moves left, so the
         // clock is spent down as the board fills: above 50 ms until the last 10 moves, above
-        // 25 ms (the reserve, less a round trip) to the end.
+        // 20 ms (the reserve of 30 ms at the default `Move Overhead`, less a round trip) to
+        // the end.
         for (start, inc, floor) in [(1_000, 10, 300), (10_000, 100, 200), (60_000, 600, 900)] {
             let far = clocks(start, inc, 300, |_| 300);
             assert!(lowest(&far) >= floor, "{start}+{inc}: {}", lowest(&far));
@@ -373,7 +402,7 @@ mod tests {
                 let near = clocks(start, inc, moves, |i| moves - i);
                 let (before, last) = near.split_at(moves as usize - 10);
                 assert!(lowest(before) >= 50, "{start}+{inc}: {}", lowest(before));
-                assert!(lowest(last) >= 25, "{start}+{inc}: {}", lowest(last));
+                assert!(lowest(last) >= 20, "{start}+{inc}: {}", lowest(last));
             }
         }
         // No increment, or one short of a round trip: a game of up to 50 moves (the round
@@ -382,7 +411,7 @@ mod tests {
             for moves in [1, 10, 30, 50] {
                 let all = clocks(start, inc, moves, |i| moves - i);
                 assert!(
-                    lowest(&all) >= 25,
+                    lowest(&all) >= 20,
                     "{start}+{inc}, {moves} moves: {}",
                     lowest(&all)
                 );
@@ -480,15 +509,22 @@ mod tests {
         let ms = Duration::from_millis;
         assert_eq!(movetime_deadline(1), ms(1));
         assert_eq!(movetime_deadline(10), ms(2));
-        assert_eq!(movetime_deadline(40), ms(10));
-        assert_eq!(movetime_deadline(100), ms(50));
-        assert_eq!(movetime_deadline(1_000), ms(815));
-        assert_eq!(movetime_deadline(10_000), ms(9_765));
-        let mut last = Duration::ZERO;
-        for t in 0..5_000 {
-            let d = reply_deadline(t);
-            assert!(d >= last && (d < ms(t) || t <= 1), "{t}");
-            last = d;
+        assert_eq!(movetime_deadline(40), ms(30));
+        assert_eq!(movetime_deadline(100), ms(90));
+        assert_eq!(movetime_deadline(500), ms(490));
+        assert_eq!(movetime_deadline(1_000), ms(990));
+        assert_eq!(movetime_with(100, 0).hard, ms(100));
+        assert_eq!(movetime_with(100, 50).hard, ms(50));
+        assert_eq!(movetime_with(100, 5000).hard, ms(25));
+        for overhead in [0, 1, 10, 35, 5000] {
+            let mut last = Duration::ZERO;
+            for t in 0..5_000 {
+                let d = reply_deadline(t, overhead);
+                assert!(d >= last, "{t}");
+                // Inside the limit, unless the overhead leaves no room at all.
+                assert!(d < ms(t) || t <= 1 || overhead == 0, "{t} {overhead}");
+                last = d;
+            }
         }
     }
 
@@ -496,15 +532,21 @@ mod tests {
     fn every_rule_keeps_at_least_the_reply_margin() {
         let ms = Duration::from_millis;
         for t in [2, 10, 50, 100, 200, 1_000, 30_000, 1 << 40, u64::MAX] {
-            assert!(turn(t).hard <= reply_deadline(t).max(ms(1)), "{t}");
+            assert!(
+                turn(t).hard <= reply_deadline(t, GOMOCUP_MARGIN_MS).max(ms(1)),
+                "{t}"
+            );
         }
-        for remaining in [50, 100, 238, 1_000, 60_000, 1 << 40, i64::MAX] {
-            for inc in [0, 10, 1_000, i64::MAX] {
-                let hard = budget(clock(remaining, inc), 30).hard;
-                assert!(
-                    hard <= reply_deadline(remaining as u64),
-                    "{remaining} {inc}"
-                );
+        for overhead in [1, 10, 100] {
+            for remaining in [50, 100, 238, 1_000, 60_000, 1 << 40, i64::MAX] {
+                for inc in [0, 10, 1_000, i64::MAX] {
+                    let lag = Lag::from_overhead(overhead);
+                    let hard = budget(clock(remaining, inc), 30, lag).hard;
+                    assert!(
+                        hard <= reply_deadline(remaining as u64, overhead),
+                        "{remaining} {inc}"
+                    );
+                }
             }
         }
     }
@@ -513,19 +555,43 @@ mod tests {
     fn the_guard_comes_after_the_search_and_before_the_limit() {
         let ms = Duration::from_millis;
         for t in (10..5_000).chain([30_000, 1 << 40, u64::MAX]) {
-            for hard in [reply_deadline(t), turn(t).hard] {
-                let guard = guard_deadline(hard);
+            let hard = turn(t).hard;
+            let guard = guard_deadline(hard);
+            assert!(guard > hard && guard < ms(t), "{t}: {hard:?} {guard:?}");
+            for overhead in [2, 10, 100] {
+                if t <= overhead * 2 {
+                    continue;
+                }
+                let hard = movetime_with(t, overhead).hard;
+                let guard = guard_after(hard, overhead);
                 assert!(guard > hard && guard < ms(t), "{t}: {hard:?} {guard:?}");
             }
         }
-        for remaining in [30, 50, 100, 238, 1_000, 60_000, 1 << 40, i64::MAX] {
-            for inc in [0, 10, 1_000, i64::MAX] {
-                let hard = budget(clock(remaining, inc), 30).hard;
-                assert!(
-                    guard_deadline(hard) < ms(remaining as u64),
-                    "{remaining} {inc}"
-                );
+        for overhead in [2, 10, 100] {
+            for remaining in [30, 50, 100, 238, 1_000, 60_000, 1 << 40, i64::MAX] {
+                if remaining < 3 * overhead as i64 {
+                    continue;
+                }
+                for inc in [0, 10, 1_000, i64::MAX] {
+                    let hard = budget(clock(remaining, inc), 30, Lag::from_overhead(overhead)).hard;
+                    assert!(
+                        guard_after(hard, overhead) < ms(remaining as u64),
+                        "{remaining} {inc}"
+                    );
+                }
             }
         }
+    }
+
+    #[test]
+    fn gomocup_keeps_its_fixed_lag() {
+        assert_eq!(
+            Lag::from_overhead(10),
+            Lag {
+                per_move_ms: 15,
+                reserve_ms: 30
+            }
+        );
+        assert_eq!(GOMOCUP_LAG.reserve_ms, GOMOCUP_MARGIN_MS);
     }
 }

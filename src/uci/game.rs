@@ -110,6 +110,14 @@ impl Game {
                 self.options.random_tie_break = on;
                 Effect::None
             }
+            Change::MoveOverhead(ms) => {
+                self.options.move_overhead_ms = ms;
+                Effect::None
+            }
+            Change::Ponder(on) => {
+                self.options.ponder = on;
+                Effect::None
+            }
             // The rules changed: the old game (and every table entry) is void.
             Change::Rule(rule) => {
                 let g = self.position.geometry().with_rule(rule).map_err(|e| {

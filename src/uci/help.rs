@@ -37,8 +37,16 @@ pub fn lines() -> Vec<String> {
             "search until stop (or until the value is proven)",
         ),
         (
+            "go ponder | mate N | searchmoves SQ...",
+            "think on the opponent's time; find a mate; only these moves",
+        ),
+        (
             "stop",
             "end the running search at once; it still answers bestmove",
+        ),
+        (
+            "ponderhit",
+            "the pondered move was played: search on, on the clock",
         ),
         (
             "setoption name NAME [value V]",

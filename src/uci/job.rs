@@ -3,7 +3,7 @@
 
 use super::Event;
 use crate::bench;
-use crate::engine::{JobError, Search};
+use crate::engine::{JobError, Search, Steering};
 use crate::protocol::game::square_text;
 use crate::protocol::{InfoLine, Notation, Reply, Score};
 use crate::rules::{Position, perft};
@@ -24,6 +24,8 @@ pub enum Job {
         notation: Notation,
         /// Proven draws as `cp 0` (UCI forms only) rather than `draw`.
         uci_scores: bool,
+        /// `go mate`, `go ponder`.
+        steering: Steering,
     },
     /// `perft`.
     Perft {
@@ -59,7 +61,7 @@ pub fn failure(error: &JobError, owed_bestmove: Option<Notation>) -> Vec<Reply> 
     };
     let mut replies = vec![Reply::Error(text)];
     if let Some(notation) = owed_bestmove {
-        replies.push(Reply::BestMove(None, notation));
+        replies.push(Reply::BestMove(None, None, notation));
     }
     replies
 }
@@ -77,15 +79,23 @@ pub fn run(
             search,
             notation,
             uci_scores,
+            steering,
         } => {
             let geometry = search.position.geometry();
             let mut report = |it: &Iteration| {
                 let line = info_line(it, |sq| square_text(geometry, sq), uci_scores);
                 let _ = out.send(Event::Output(Reply::Info(line, notation)));
             };
-            let result = search.run(searcher, stop, &mut report);
+            let finished = search.run_steered(searcher, stop, &steering, &mut report);
+            let best = finished.result.best;
+            // The reply expected after the move: the second move of the line reported for it.
+            let ponder = match finished.pv.as_slice() {
+                [first, second, ..] if Some(*first) == best => Some(*second),
+                _ => None,
+            };
             vec![Reply::BestMove(
-                result.best.map(|sq| square_text(geometry, sq)),
+                best.map(|sq| square_text(geometry, sq)),
+                ponder.map(|sq| square_text(geometry, sq)),
                 notation,
             )]
         }

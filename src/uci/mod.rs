@@ -25,18 +25,19 @@ mod options;
 mod queue;
 mod show;
 
-pub use limits::limits_for;
+pub use limits::{clock_limits, limits_for};
 pub use options::{Change, OptionError, Options, Variant};
 pub use queue::{MAX_PENDING, MAX_PENDING_BYTES};
 
-use crate::engine::{Engine, Guard, Search};
+use crate::engine::{Engine, Guard, Search, Steering};
 use crate::io::{
     Flow, Input, MAX_LINE_BYTES, Next, Output, ReadAhead, log_received, next_event,
     read_ahead_cost, spawn_bounded_stdin_reader,
 };
 use crate::protocol::game::square_text;
-use crate::protocol::{self, Command, GoParams, Notation, Reply};
+use crate::protocol::{self, Command, GoParams, Notation, Reply, SquareText};
 use crate::rules::Position;
+use crate::search::time::guard_after;
 use crate::search::{Searcher, TableSizeError};
 use game::{Effect, Game};
 use job::Job;
@@ -46,6 +47,7 @@ use rand::rngs::StdRng;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The engine's name and author, as `uci` reports them.
@@ -83,6 +85,28 @@ pub struct Session<W: Write> {
     /// When the `go` now owed a `bestmove` arrived, for the log: how long the reply took on
     /// the engine's side (`examples/latency.rs --explain` sets it beside what it read).
     asked: Option<Instant>,
+    /// The principal variation of the running search's last `info` line written: a
+    /// `bestmove` the session sends for it is its first move, with the second as the ponder
+    /// move.
+    last_pv: Vec<SquareText>,
+    /// The running search, if it was started by `go ponder`.
+    ponder: Option<Pondering>,
+    /// The last replies of a `go ponder` search that ended before `ponderhit` or `stop`:
+    /// UCI has no `bestmove` while pondering, so they wait for either.
+    held: Option<Vec<Reply>>,
+    /// When the running search, which pondered, must stop: its hard deadline, counted from
+    /// `ponderhit` (a search told its deadline at the start stops by itself).
+    stop_at: Option<Instant>,
+}
+
+/// A search started by `go ponder`.
+struct Pondering {
+    /// Its parameters: the clocks start at `ponderhit`.
+    params: GoParams,
+    /// Where the search reads its soft deadline, once `ponderhit` has set it.
+    soft: Arc<Mutex<Option<Instant>>>,
+    /// Whether `ponderhit` or `stop` has come: it then answers as any search.
+    over: bool,
 }
 
 impl<W: Write> Session<W> {
@@ -111,6 +135,10 @@ impl<W: Write> Session<W> {
             owes_bestmove: false,
             guard: None,
             asked: None,
+            last_pv: Vec::new(),
+            ponder: None,
+            held: None,
+            stop_at: None,
         })
     }
 
@@ -174,6 +202,9 @@ impl<W: Write> Session<W> {
             // Its `bestmove` has gone: a GUI takes nothing after it as this search's.
             return;
         }
+        if let Reply::Info(line, _) = &reply {
+            self.last_pv.clone_from(&line.pv);
+        }
         self.emit(reply);
     }
 
@@ -182,7 +213,8 @@ impl<W: Write> Session<W> {
     /// their `go`s); `None` if that one has no time limit.
     pub fn deadline(&self) -> Option<Instant> {
         if self.owes_bestmove {
-            self.guard.as_ref().and_then(|(g, _)| g.due())
+            let guard = self.guard.as_ref().and_then(|(g, _)| g.due());
+            guard.into_iter().chain(self.stop_at).min()
         } else {
             self.pending.due()
         }
@@ -194,11 +226,23 @@ impl<W: Write> Session<W> {
     /// `bestmove` now, a move chosen without a search; its turn, when it comes, starts no
     /// search. Does nothing before the deadline.
     pub fn deadline_passed(&mut self) {
+        if self.stop_at.is_some_and(|at| Instant::now() >= at) {
+            // The hard deadline of a search that pondered: it answers as one stopped.
+            self.stop_at = None;
+            self.engine.stop();
+        }
         if let Some((guard, notation)) = self.guard.as_mut()
             && let Some(best) = guard.answer_now()
         {
             let g = self.game.position.geometry();
-            let reply = Reply::BestMove(best.map(|sq| square_text(g, sq)), *notation);
+            // The first move of the last line written, so that the move played is the one
+            // the GUI was shown (an iteration whose line is still on its way is dropped);
+            // before any, the guard's own.
+            let (best, ponder) = match self.last_pv.as_slice() {
+                [first, rest @ ..] => (Some(*first), rest.first().copied()),
+                [] => (best.map(|sq| square_text(g, sq)), None),
+            };
+            let reply = Reply::BestMove(best, ponder, *notation);
             self.engine.stop();
             self.owes_bestmove = false;
             self.emit(reply);
@@ -227,6 +271,12 @@ impl<W: Write> Session<W> {
                 return Flow::Continue;
             }
         };
+        if let Command::Go(params) = &command
+            && params.skipped_count > 0
+        {
+            // Said once, when the line arrives (a waiting `go` is parsed again at its turn).
+            self.emit(Reply::InfoString(skipped_text(params)));
+        }
         match command {
             Command::IsReady => self.emit(Reply::ReadyOk),
             // Accepted and otherwise ignored: the engine's diagnostics go to stderr, chosen
@@ -235,6 +285,7 @@ impl<W: Write> Session<W> {
             Command::Debug(_) => {}
             Command::Quit => return self.quit(),
             Command::Stop => self.stop(),
+            Command::PonderHit => self.ponderhit(),
             c if self.pending.is_empty() && (!self.is_busy() || !needs_idle(&c)) => {
                 self.execute(c, Instant::now())
             }
@@ -262,6 +313,7 @@ impl<W: Write> Session<W> {
             Command::IsReady => self.emit(Reply::ReadyOk),
             Command::Debug(_) => {}
             Command::Stop => self.stop(),
+            Command::PonderHit => self.ponderhit(),
             Command::Quit => {}
             Command::Show => {
                 for line in show::diagram(&self.game.position) {
@@ -276,7 +328,7 @@ impl<W: Write> Session<W> {
             c @ (Command::NewGame(_) | Command::Position(_) | Command::SetOption { .. }) => {
                 self.change_game(&c)
             }
-            Command::Go(params) => self.go(&params, arrived),
+            Command::Go(params) => self.go(params, arrived, None),
             Command::Perft(depth) => self.start(Job::Perft {
                 position: Box::new(self.game.position.clone()),
                 depth,
@@ -289,8 +341,45 @@ impl<W: Write> Session<W> {
     /// Stops the running job at once, and every job that a command already waiting will
     /// start, as soon as it starts. Commands sent after the `stop` are not touched.
     fn stop(&mut self) {
+        if let Some(p) = &mut self.ponder {
+            p.over = true;
+        }
         self.engine.stop();
         self.pending.stop();
+        if let Some(replies) = self.held.take() {
+            self.release(replies);
+        }
+    }
+
+    /// `ponderhit`: the running `go ponder` search goes on as a normal one, its clocks
+    /// starting now (or, if it ended already, its `bestmove` goes out now). With no
+    /// pondering search running, the last waiting `go ponder` is started as a normal one
+    /// when its turn comes; with none either, nothing happens.
+    fn ponderhit(&mut self) {
+        let now = Instant::now();
+        let Some(p) = self.ponder.as_mut().filter(|p| !p.over) else {
+            self.pending.ponderhit(now);
+            return;
+        };
+        p.over = true;
+        if let Some(replies) = self.held.take() {
+            self.release(replies);
+            return;
+        }
+        let overhead = self.game.options.move_overhead_ms;
+        if let Some(d) = clock_limits(&self.game.position, &p.params, overhead) {
+            if let Ok(mut soft) = p.soft.lock() {
+                *soft = now.checked_add(d.soft);
+            }
+            self.stop_at = now.checked_add(d.hard);
+            if let (Some((guard, _)), Some(at)) = (
+                self.guard.as_mut(),
+                now.checked_add(guard_after(d.hard, overhead)),
+            ) {
+                guard.set_deadline(at);
+            }
+            self.asked = Some(now);
+        }
     }
 
     /// Runs waiting commands until one needs the engine idle while a job runs (or none is
@@ -302,6 +391,9 @@ impl<W: Write> Session<W> {
                 continue;
             }
             match protocol::parse_line(&waiting.line) {
+                Ok(Some(Command::Go(params))) => {
+                    self.go(params, waiting.arrived, waiting.ponderhit)
+                }
                 Ok(Some(command)) => self.execute(command, waiting.arrived),
                 // It parsed when it arrived, and parsing depends on nothing else.
                 other => log::error!("a waiting line no longer parses ({other:?}); dropped"),
@@ -326,8 +418,15 @@ impl<W: Write> Session<W> {
     /// Stops any job (it still reports: its `go` gets a `bestmove`), drops waiting commands
     /// and ends the session.
     fn quit(&mut self) -> Flow {
+        if let Some(p) = &mut self.ponder {
+            // A search that pondered answers as any stopped search.
+            p.over = true;
+        }
         self.pending.clear();
         self.engine.stop();
+        if let Some(replies) = self.held.take() {
+            self.release(replies);
+        }
         Flow::Quit
     }
 
@@ -382,8 +481,9 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// Starts a search for `go`; its time limits count from `arrived`.
-    fn go(&mut self, params: &GoParams, arrived: Instant) {
+    /// Starts a search for `go`; its time limits count from `arrived`, or for a `go ponder`
+    /// from its `ponderhit` (`hit`, if that came while it waited; else when it comes).
+    fn go(&mut self, mut params: GoParams, arrived: Instant, hit: Option<Instant>) {
         let position = &self.game.position;
         let options = &self.game.options;
         let notation = options.notation();
@@ -393,7 +493,14 @@ impl<W: Write> Session<W> {
             }
             return;
         }
-        let limits = limits_for(position, params);
+        let mut start = arrived;
+        if let Some(hit) = hit.filter(|_| params.ponder) {
+            // Hit while it waited: a normal search, on the clock since the hit.
+            params.ponder = false;
+            start = hit;
+        }
+        let overhead = options.move_overhead_ms;
+        let limits = limits_for(position, &params, overhead);
         let mut search = Search {
             position: position.clone(),
             limits,
@@ -404,16 +511,38 @@ impl<W: Write> Session<W> {
                 params: options.params,
             },
             rng: StdRng::from_rng(&mut self.rng),
-            start: arrived,
+            start,
             published: None,
         };
-        self.guard = Guard::arm(&mut search).map(|g| (g, notation));
+        let mut steering = Steering {
+            mate: params.mate,
+            soft_deadline: None,
+        };
+        self.last_pv.clear();
+        self.stop_at = None;
+        if params.ponder {
+            let soft = Arc::new(Mutex::new(None));
+            steering.soft_deadline = Some(Arc::clone(&soft));
+            self.guard = Some((Guard::arm_later(&mut search), notation));
+            self.ponder = Some(Pondering {
+                params,
+                soft,
+                over: false,
+            });
+            self.asked = None;
+        } else {
+            self.guard = limits.hard_time.and_then(|hard| {
+                Guard::arm_within(&mut search, start, hard, overhead).map(|g| (g, notation))
+            });
+            self.ponder = None;
+            self.asked = Some(arrived);
+        }
         self.owes_bestmove = true;
-        self.asked = Some(arrived);
         self.start(Job::Search {
             search: Box::new(search),
             notation,
             uci_scores: self.game.options.uci_scores(),
+            steering,
         });
     }
 
@@ -440,7 +569,21 @@ impl<W: Write> Session<W> {
     /// with what waited.
     fn finish(&mut self, replies: Vec<Reply>) {
         self.engine.wait();
+        if self.ponder.as_ref().is_some_and(|p| !p.over) {
+            // A search that pondered ended by itself (a proven value, a depth or node
+            // limit): UCI has no `bestmove` while pondering, so it waits for `ponderhit` or
+            // `stop`, and so does everything queued behind it.
+            self.held = Some(replies);
+            return;
+        }
+        self.release(replies);
+    }
+
+    /// Says a search's (or other job's) last words and carries on with what waited.
+    fn release(&mut self, replies: Vec<Reply>) {
         self.owes_bestmove = false;
+        self.ponder = None;
+        self.stop_at = None;
         let answered = self.guard.take().is_some_and(|(g, _)| g.answered());
         for reply in replies {
             if answered && matches!(reply, Reply::BestMove(..)) {
@@ -451,9 +594,10 @@ impl<W: Write> Session<W> {
         self.run_pending();
     }
 
-    /// Whether a job is running.
+    /// Whether a job is running, or a search that pondered has ended and holds its
+    /// `bestmove` for `ponderhit` or `stop`.
     pub fn is_busy(&self) -> bool {
-        self.engine.is_busy()
+        self.engine.is_busy() || self.held.is_some()
     }
 }
 
@@ -538,6 +682,25 @@ pub fn run_script(lines: &[&str]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The one `info string` line for the tokens a `go` skipped.
+fn skipped_text(params: &GoParams) -> String {
+    let named: Vec<String> = params
+        .skipped
+        .iter()
+        .map(|t| format!("'{}'", crate::text::excerpt(t)))
+        .collect();
+    let more = params.skipped_count - params.skipped.len();
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "go: skipped {}{more} (not a go parameter); searching with the rest",
+        named.join(" ")
+    )
+}
+
 fn seeded(seed: u64) -> StdRng {
     if seed == 0 {
         StdRng::from_rng(&mut rand::rng())
@@ -555,6 +718,7 @@ fn command_name(c: &Command) -> &'static str {
         Command::Position(_) => "position",
         Command::Go(_) => "go",
         Command::Stop => "stop",
+        Command::PonderHit => "ponderhit",
         Command::Quit => "quit",
         Command::SetOption { .. } => "setoption",
         Command::Show => "show",

@@ -17,6 +17,14 @@ pub const HASH_DEFAULT: i64 = 16;
 /// read spin values as one (cutechess-cli refuses the option otherwise).
 pub const SEED_MAX: i64 = i32::MAX as i64;
 
+/// The default `Move Overhead`, in ms: what a move's reply costs on a GUI's clock beyond
+/// the engine's thought on an idle machine is well under a millisecond (the pipe and two
+/// thread wake-ups); 10 ms leaves room for a scheduler slice or two, and keeps 90% of a
+/// 100 ms `movetime` for the search.
+pub const MOVE_OVERHEAD_DEFAULT: i64 = crate::search::time::DEFAULT_MOVE_OVERHEAD_MS as i64;
+/// The largest `Move Overhead`, in ms.
+pub const MOVE_OVERHEAD_MAX: i64 = 5000;
+
 /// The most `Threads`: the gomoku search's limit.
 pub const THREADS_MAX: i64 = crate::search::MAX_THREADS as i64;
 
@@ -74,6 +82,11 @@ pub struct Options {
     pub eval: EvalKind,
     /// Pick at random among equally good moves (`RandomTieBreak`).
     pub random_tie_break: bool,
+    /// `Move Overhead`: the ms kept back from every time limit for the reply's way to the
+    /// GUI.
+    pub move_overhead_ms: u64,
+    /// `Ponder`: whether the GUI may send `go ponder` (UCI's hint; nothing depends on it).
+    pub ponder: bool,
     /// The `Rule` option: freestyle, exact or renju.
     pub rule: Rule,
     /// The UCI variant last selected, until `newgame` with a board size.
@@ -91,6 +104,8 @@ impl Default for Options {
             seed: 0,
             eval: EvalKind::default(),
             random_tie_break: true,
+            move_overhead_ms: MOVE_OVERHEAD_DEFAULT as u64,
+            ponder: false,
             rule: Rule::Freestyle,
             variant: None,
             params: Params::DEFAULT,
@@ -130,6 +145,10 @@ pub enum Change {
     Eval(EvalKind),
     /// `RandomTieBreak`.
     RandomTieBreak(bool),
+    /// `Move Overhead`, in ms.
+    MoveOverhead(u64),
+    /// `Ponder`.
+    Ponder(bool),
     /// `Rule`.
     Rule(Rule),
     /// `UCI_Variant`.
@@ -236,6 +255,22 @@ pub fn specs() -> Vec<OptionSpec> {
                 default: defaults.random_tie_break,
             },
         },
+        // Named as in Stockfish and most UCI engines, so that GUIs and users know it.
+        OptionSpec {
+            name: "Move Overhead".into(),
+            kind: OptionKind::Spin {
+                default: MOVE_OVERHEAD_DEFAULT,
+                min: 0,
+                max: MOVE_OVERHEAD_MAX,
+            },
+        },
+        // GUIs send `go ponder` only to engines that list it.
+        OptionSpec {
+            name: "Ponder".into(),
+            kind: OptionKind::Check {
+                default: defaults.ponder,
+            },
+        },
         OptionSpec {
             name: "Rule".into(),
             kind: OptionKind::Combo {
@@ -312,16 +347,15 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
     } else if name_is("Eval") {
         ("Eval", |v| v.parse::<EvalKind>().ok().map(Change::Eval))
     } else if name_is("RandomTieBreak") {
-        ("RandomTieBreak", |v| {
-            // Like combo values, check values are matched without regard to case.
-            if v.eq_ignore_ascii_case("true") {
-                Some(Change::RandomTieBreak(true))
-            } else if v.eq_ignore_ascii_case("false") {
-                Some(Change::RandomTieBreak(false))
-            } else {
-                None
-            }
+        ("RandomTieBreak", |v| check(v).map(Change::RandomTieBreak))
+    } else if name_is("Move Overhead") {
+        ("Move Overhead", |v| {
+            plain_number(v)
+                .filter(|&n| n <= MOVE_OVERHEAD_MAX as u64)
+                .map(Change::MoveOverhead)
         })
+    } else if name_is("Ponder") {
+        ("Ponder", |v| check(v).map(Change::Ponder))
     } else if name_is("Rule") {
         ("Rule", |v| v.parse::<Rule>().ok().map(Change::Rule))
     } else if name_is("UCI_Variant") {
@@ -381,6 +415,17 @@ pub fn read_params_file(path: &Path) -> Result<Params, String> {
     crate::protocol::params::parse(&text).map_err(|e| format!("{shown}: {e}"))
 }
 
+/// A check option's value: like combo values, matched without regard to case.
+fn check(v: &str) -> Option<bool> {
+    if v.eq_ignore_ascii_case("true") {
+        Some(true)
+    } else if v.eq_ignore_ascii_case("false") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// A whole number written as plain decimal digits, as everywhere else in the protocol (no
 /// sign, no leading zero).
 fn plain_number(v: &str) -> Option<u64> {
@@ -401,6 +446,7 @@ fn expected(option: &str) -> String {
         "Seed" => format!("a whole number from 0 to {SEED_MAX}"),
         "Threads" => format!("a whole number from 1 to {THREADS_MAX}"),
         "Eval" => format!("one of {}", EvalKind::ALL.map(|k| k.name()).join(", ")),
+        "Move Overhead" => format!("a whole number of ms from 0 to {MOVE_OVERHEAD_MAX}"),
         _ => "true or false".into(),
     }
 }

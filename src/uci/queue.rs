@@ -9,14 +9,14 @@
 //! waiting before the `go` will leave it, so nothing needs the engine idle to know it.
 
 use super::game::Game;
-use super::limits::limits_for;
+use super::limits::{clock_limits, limits_for};
 use crate::protocol::game::square_text;
 use crate::protocol::{Command, GoParams, Notation, Reply, SquareText};
 use crate::rules::Outcome;
 use crate::search::instant_move;
-use crate::search::time::guard_deadline;
+use crate::search::time::guard_after;
 use std::collections::VecDeque;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// How many commands may wait behind a running job; more are refused, so that memory stays
 /// bounded whatever the input.
@@ -46,6 +46,11 @@ pub struct Waiting {
     /// A `go` whose `bestmove` was sent while it waited: its turn starts no search. Set
     /// when it leaves the queue.
     pub answered: bool,
+    /// A `go ponder` whose `ponderhit` came while it waited: it starts as a normal search,
+    /// its clock counting from then.
+    pub ponderhit: Option<Instant>,
+    /// Whether it is a `go ponder`.
+    ponder: bool,
 }
 
 /// The `bestmove` a waiting `go` owes.
@@ -62,6 +67,9 @@ struct Owed {
     answer: Answer,
     /// How its `bestmove` is written.
     notation: Notation,
+    /// For a `go ponder`, the hard deadline its clock will give it from `ponderhit`, and the
+    /// `Move Overhead` then: its guard deadline is set when the `ponderhit` comes.
+    ponder_clock: Option<(Duration, u64)>,
 }
 
 /// A `go`'s answer without a search.
@@ -123,6 +131,7 @@ impl Queue {
         // An error is reported when the command's turn comes; the game is then unchanged,
         // here as there.
         let _ = forecast.apply(command);
+        let ponder = matches!(command, Command::Go(params) if params.ponder);
         let go = match command {
             Command::Go(params) => {
                 self.gos += 1;
@@ -141,8 +150,31 @@ impl Queue {
             arrived,
             go,
             answered: false,
+            ponderhit: None,
+            ponder,
         });
         Ok(())
+    }
+
+    /// `ponderhit` arrived while no `go ponder` runs: the last waiting `go ponder` not yet
+    /// hit, if any, starts as a normal search when its turn comes, its clock counting from
+    /// `now`. Returns whether there was one.
+    pub fn ponderhit(&mut self, now: Instant) -> bool {
+        let Some(waiting) = self
+            .waiting
+            .iter_mut()
+            .rev()
+            .find(|w| w.ponder && w.ponderhit.is_none())
+        else {
+            return false;
+        };
+        waiting.ponderhit = Some(now);
+        if let Some(owed) = self.owed.iter_mut().find(|o| Some(o.go) == waiting.go)
+            && let Some((hard, overhead)) = owed.ponder_clock
+        {
+            owed.due = now.checked_add(guard_after(hard, overhead));
+        }
+        true
     }
 
     /// The first waiting command, unless it needs the engine idle and `busy` says it is not.
@@ -196,7 +228,7 @@ impl Queue {
         }
         let owed = self.owed.pop_front()?;
         let replies = match owed.answer {
-            Answer::Move(best) => vec![Reply::BestMove(best, owed.notation)],
+            Answer::Move(best) => vec![Reply::BestMove(best, None, owed.notation)],
             Answer::GameOver(outcome) => game_over(outcome, owed.notation).into(),
         };
         Some((replies, owed.arrived))
@@ -208,9 +240,15 @@ impl Queue {
 fn owed(forecast: &Game, params: &GoParams, go: u64, arrived: Instant) -> Owed {
     let position = &forecast.position;
     let notation = forecast.options.notation();
-    let due = limits_for(position, params)
+    let overhead = forecast.options.move_overhead_ms;
+    let due = limits_for(position, params, overhead)
         .hard_time
-        .and_then(|hard| arrived.checked_add(guard_deadline(hard)));
+        .and_then(|hard| arrived.checked_add(guard_after(hard, overhead)));
+    let ponder_clock = params
+        .ponder
+        .then(|| clock_limits(position, params, overhead))
+        .flatten()
+        .map(|d| (d.hard, overhead));
     let answer = match position.outcome() {
         Some(outcome) => Answer::GameOver(outcome),
         None => Answer::Move(instant_move(position).map(|sq| square_text(position.geometry(), sq))),
@@ -221,6 +259,7 @@ fn owed(forecast: &Game, params: &GoParams, go: u64, arrived: Instant) -> Owed {
         due,
         answer,
         notation,
+        ponder_clock,
     }
 }
 
@@ -230,7 +269,10 @@ pub fn game_over(outcome: Outcome, notation: Notation) -> [Reply; 2] {
         Outcome::Win(p) => format!("game over: {} has won", p.letter()),
         Outcome::Draw => "game over: draw, the board is full".to_string(),
     };
-    [Reply::InfoString(why), Reply::BestMove(None, notation)]
+    [
+        Reply::InfoString(why),
+        Reply::BestMove(None, None, notation),
+    ]
 }
 
 /// Commands that start a background job.

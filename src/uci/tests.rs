@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::io::SharedBuffer;
-use crate::search::time::guard_deadline;
+use crate::search::time::guard_after;
 
 fn session() -> (Session<SharedBuffer>, SharedBuffer, Receiver<Event>) {
     let (tx, rx) = channel();
@@ -36,7 +36,7 @@ fn a_late_search_is_answered_by_the_session_once() {
     let at = s
         .deadline()
         .expect("a search with a time limit has a deadline");
-    assert!(at <= asked + guard_deadline(Duration::from_millis(50)) + Duration::from_millis(5));
+    assert!(at <= asked + guard_after(Duration::from_millis(90), 10) + Duration::from_millis(5));
     // The search's own events wait in the channel, unread, as if its thread were late.
     std::thread::sleep(at.saturating_duration_since(Instant::now()));
     s.deadline_passed();
@@ -101,7 +101,7 @@ fn a_waiting_go_counts_its_time_from_its_arrival() {
     let at = s
         .deadline()
         .expect("a waiting go with a time limit has a deadline");
-    assert!(at <= asked + guard_deadline(Duration::from_millis(50)) + SLACK);
+    assert!(at <= asked + guard_after(Duration::from_millis(90), 10) + SLACK);
     send(&mut s, "stop");
     drain(&mut s, &rx);
     // However its turn came (before its deadline, or after it while the perft unwound),
@@ -128,8 +128,9 @@ fn a_waiting_go_is_answered_by_its_own_deadline() {
     assert_eq!(bestmoves(&out.lines()), 1, "{:?}", out.lines());
     // Then the waiting go, at its own.
     let at = at_deadline(&mut s);
-    let hard = crate::search::time::movetime_deadline(200);
-    assert!(at <= asked + guard_deadline(hard) + SLACK);
+    let overhead = crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+    let hard = crate::search::time::movetime(200).hard;
+    assert!(at <= asked + guard_after(hard, overhead) + SLACK);
     let lines = out.lines();
     assert_eq!(lines.last().map(String::as_str), Some("bestmove h12"));
     assert_eq!(bestmoves(&lines), 2, "{lines:?}");
@@ -210,4 +211,76 @@ fn a_waiting_go_does_not_answer_before_the_search_ahead() {
     }
     drain(&mut s, &rx);
     assert_eq!(bestmoves(&out.lines()), 2, "{:?}", out.lines());
+}
+
+/// When the session answers for a late search, it plays the first move of the last `pv` it
+/// wrote, and names the second as the ponder move (issue #43: the move played is the one the
+/// GUI was shown).
+#[test]
+fn the_guard_plays_the_last_line_written() {
+    let (mut s, out, rx) = session();
+    send(&mut s, "newgame 15 15 5");
+    send(&mut s, "position startpos moves h8 i9 h9");
+    send(&mut s, "go movetime 300");
+    // Let the first iterations' lines through, then hold the rest back as if the search
+    // thread were late.
+    let mut written = 0;
+    while written < 3 {
+        match rx.recv_timeout(Duration::from_secs(10)).expect("an event") {
+            e @ Event::Output(Reply::Info(..)) => {
+                s.handle(e);
+                written += 1;
+            }
+            e => {
+                s.handle(e);
+            }
+        }
+    }
+    at_deadline(&mut s);
+    let lines = out.lines();
+    let last_pv: Vec<&str> = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth "))
+        .and_then(|l| l.split(" pv ").nth(1))
+        .expect("a line with a pv")
+        .split(' ')
+        .collect();
+    let best = lines.last().expect("the bestmove");
+    let want = match last_pv.as_slice() {
+        [first, second, ..] => format!("bestmove {first} ponder {second}"),
+        [first] => format!("bestmove {first}"),
+        [] => unreachable!("split gives at least one token"),
+    };
+    assert_eq!(best, &want, "{lines:?}");
+    drain(&mut s, &rx);
+    assert_eq!(bestmoves(&out.lines()), 1);
+}
+
+/// A `go ponder` search answers only after `ponderhit` or `stop`, once, also when it ends by
+/// itself first; `ponderhit` with nothing pondering does nothing.
+#[test]
+fn a_ponder_search_holds_its_bestmove() {
+    let (mut s, out, rx) = session();
+    // x wins at once: the search ends by itself at once.
+    send(&mut s, "position startpos moves a1 b1 a2 b2");
+    send(&mut s, "go ponder movetime 50");
+    let event = rx.recv_timeout(Duration::from_secs(10)).expect("an event");
+    s.handle(event);
+    while let Ok(event) = rx.recv_timeout(Duration::from_millis(200)) {
+        s.handle(event);
+    }
+    assert!(s.is_busy(), "the bestmove is held");
+    assert_eq!(bestmoves(&out.lines()), 0, "{:?}", out.lines());
+    assert_eq!(s.deadline(), None, "no clock runs before ponderhit");
+    // A position sent meanwhile waits for the held bestmove.
+    send(&mut s, "position startpos");
+    send(&mut s, "ponderhit");
+    assert_eq!(out.lines().last().map(String::as_str), Some("bestmove a3"));
+    assert!(!s.is_busy());
+    send(&mut s, "ponderhit");
+    send(&mut s, "show");
+    let lines = out.lines();
+    assert_eq!(bestmoves(&lines), 1, "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("0 stones")), "{lines:?}");
 }

@@ -172,7 +172,16 @@ fn normalise(line: &str) -> Vec<String> {
 
 /// Whether `actual` matches `expected`, binding its `$name` tokens in `vars` if so.
 fn matches(expected: &str, actual: &str, vars: &mut HashMap<String, String>) -> bool {
-    let (e, a) = (normalise(expected), normalise(actual));
+    let (mut e, mut a) = (normalise(expected), normalise(actual));
+    // A last token `...` stands for any number of tokens, none included (`bestmove P@$m1
+    // ...`: with or without a ponder move).
+    if e.len() > 1 && e.last().is_some_and(|t| t == "...") {
+        e.pop();
+        if a.len() < e.len() {
+            return false;
+        }
+        a.truncate(e.len());
+    }
     if e.len() != a.len() {
         return false;
     }

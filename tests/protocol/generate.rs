@@ -74,6 +74,16 @@ fn random_go(rng: &mut StdRng) -> GoParams {
         binc: maybe(rng, clock),
         movestogo: maybe(rng, positive32),
         infinite: rng.random_bool(0.2),
+        ponder: rng.random_bool(0.2),
+        mate: maybe(rng, positive32),
+        searchmoves: rng.random_bool(0.3).then(|| {
+            (0..rng.random_range(0..4))
+                .map(|_| random_square(rng))
+                .collect()
+        }),
+        // Skipped tokens are not written back (they meant nothing), so a generated command
+        // has none.
+        ..GoParams::default()
     }
 }
 
@@ -109,7 +119,7 @@ fn random_words(rng: &mut StdRng, in_name: bool) -> String {
 
 pub fn random_command(rng: &mut StdRng) -> Command {
     let any32 = |r: &mut StdRng| edgy(r, 3, &[0, u32::MAX], |r| r.random());
-    match rng.random_range(0..15) {
+    match rng.random_range(0..16) {
         0 => Command::Uci,
         1 => Command::IsReady,
         2 => Command::NewGame(None),
@@ -132,6 +142,7 @@ pub fn random_command(rng: &mut StdRng) -> Command {
         11 => Command::Bench,
         12 => Command::Debug(rng.random_bool(0.5)),
         13 => Command::Help,
+        14 => Command::PonderHit,
         _ => Command::Solve,
     }
 }
@@ -186,7 +197,11 @@ pub fn random_reply(rng: &mut StdRng) -> Reply {
         4 => Reply::ReadyOk,
         5 => Reply::InfoString(random_text(rng)),
         6 => Reply::Error(random_text(rng)),
-        7 => Reply::BestMove(rng.random_bool(0.9).then(|| random_square(rng)), notation),
+        7 => {
+            let best = rng.random_bool(0.9).then(|| random_square(rng));
+            let ponder = best.and_then(|_| rng.random_bool(0.5).then(|| random_square(rng)));
+            Reply::BestMove(best, ponder, notation)
+        }
         _ => {
             let score = match rng.random_range(0..3) {
                 0 => Score::Cp(rng.random()),

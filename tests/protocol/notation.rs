@@ -77,6 +77,7 @@ pub fn describe(parsed: Option<&Command>) -> String {
         Command::IsReady => "IsReady".into(),
         Command::Debug(on) => format!("Debug {}", if *on { "on" } else { "off" }),
         Command::Stop => "Stop".into(),
+        Command::PonderHit => "PonderHit".into(),
         Command::Quit => "Quit".into(),
         Command::Show => "Show".into(),
         Command::Help => "Help".into(),
@@ -103,10 +104,25 @@ pub fn describe(parsed: Option<&Command>) -> String {
                     ("winc", text(params.winc)),
                     ("binc", text(params.binc)),
                     ("movestogo", text(params.movestogo)),
+                    ("mate", text(params.mate)),
                 ],
             );
             if params.infinite {
                 words.push("infinite".into());
+            }
+            if params.ponder {
+                words.push("ponder".into());
+            }
+            if let Some(moves) = &params.searchmoves {
+                let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                words.push(format!("searchmoves=[{}]", moves.join(" ")));
+            }
+            if params.skipped_count > 0 {
+                words.push(format!(
+                    "skipped={}[{}]",
+                    params.skipped_count,
+                    params.skipped.join(" ")
+                ));
             }
             words.join(" ")
         }

@@ -11,7 +11,10 @@ use std::io::Write;
 impl<W: Write> Session<W> {
     pub(super) fn info(&mut self, info: Info) {
         match info {
-            Info::TimeoutTurn(ms) => self.time.timeout_turn = ms,
+            Info::TimeoutTurn(ms) => {
+                self.time.timeout_turn = ms;
+                self.turn_limit_given = true;
+            }
             Info::TimeoutMatch(ms) => self.time.timeout_match = ms,
             Info::TimeLeft(ms) => self.time.time_left = Some(ms),
             Info::MaxMemory(bytes) => {

@@ -101,6 +101,12 @@ pub struct Session<W: Write> {
     notices: Vec<String>,
     /// Notices past [`MAX_NOTICES`], counted only.
     unlisted_notices: u64,
+    /// Whether an `INFO timeout_turn` has come (in this session: managers send it once,
+    /// before the first game).
+    turn_limit_given: bool,
+    /// Whether this game's first move request was told, without one, how long a move may
+    /// take.
+    turn_limit_told: bool,
     rng: StdRng,
     /// The running search's time guard, if it has a time limit, and when the command that
     /// asked for the move arrived.
@@ -135,6 +141,8 @@ impl<W: Write> Session<W> {
             pending_bytes: 0,
             notices: Vec::new(),
             unlisted_notices: 0,
+            turn_limit_given: false,
+            turn_limit_told: false,
             rng: StdRng::seed_from_u64(SEED),
             guard: None,
             params: Params::DEFAULT,
@@ -344,6 +352,17 @@ impl<W: Write> Session<W> {
     /// Starts a search for kinrow's move in `position`, asked for by a command that arrived
     /// `at`.
     fn think(&mut self, position: Position, at: Instant) {
+        if !self.turn_limit_given && !self.turn_limit_told {
+            // Someone typing commands by hand has sent no `INFO timeout_turn`: say once a game
+            // how long a move may take (the protocol's default stays; a manager always sends
+            // one, and never sees this).
+            self.turn_limit_told = true;
+            let turn = self.time.timeout_turn;
+            self.notice(format!(
+                "no INFO timeout_turn has come, so a move may take {turn} ms (the protocol's default): kinrow thinks for at most {} ms a move; INFO timeout_turn MS changes it",
+                time::turn_deadline(turn).as_millis()
+            ));
+        }
         let limits = self.time.limits(time::own_moves_left(&position));
         log::debug!("thinking with {limits:?}");
         let mut search = Search {

@@ -47,6 +47,7 @@ impl<W: Write> Session<W> {
         self.fit_table();
         self.prepare();
         self.time.new_game();
+        self.turn_limit_told = false;
         self.rng = StdRng::seed_from_u64(SEED);
     }
 
