@@ -1,7 +1,8 @@
 //! The engine facade: one searcher, the thread it works on, and the flag that stops it.
 //!
-//! Shaped like Stockfish's `Engine` (engine.h): a front end (the UCI session, the Gomocup
-//! brain, a web server with one `Engine` per game) owns one, starts work with [`Engine::go`],
+//! The protocol must be answered while a search runs, so the search lives on a thread of its
+//! own: a front end (the UCI session, the Gomocup brain, a web server with one `Engine` per
+//! game) owns one, starts work with [`Engine::go`],
 //! which returns at once, cuts it short with [`Engine::stop`] (one atomic flag), and takes the
 //! searcher back with [`Engine::wait`]. Between jobs the searcher (its table and history) is
 //! the front end's to change through [`Engine::searcher_mut`]. The facade knows nothing of
