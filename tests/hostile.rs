@@ -12,11 +12,13 @@
 //! `Host` names; the security headers; event streams whose client has gone.
 
 use rustix::process::{Pid, Signal, kill_process};
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+mod common;
+use common::serve::Server;
 
 /// How soon a plain request must be answered, whatever else is going on.
 const ANSWER: Duration = Duration::from_secs(1);
@@ -26,31 +28,9 @@ const ANSWER: Duration = Duration::from_secs(1);
 /// body or a header held whole).
 const MEMORY_BOUND_KB: u64 = 64 * 1024;
 
-/// A running `kinrow serve`, stopped when dropped.
-struct Server {
-    child: Child,
-    address: String,
-}
-
 impl Server {
     fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
-            .args(["serve", "--port", "0"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("kinrow starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().expect("piped"))
-            .read_line(&mut line)
-            .expect("a first line");
-        let start = line.find("http://").expect("an address") + "http://".len();
-        let end = start + line[start..].find('/').expect("a slash after the port");
-        Server {
-            address: line[start..end].to_string(),
-            child,
-        }
+        Server::launch(args, "http://")
     }
 
     fn port(&self) -> &str {
@@ -103,13 +83,6 @@ impl Server {
             .find_map(|l| l.strip_prefix("VmRSS:"))
             .and_then(|v| v.split_whitespace().next()?.parse().ok())
             .expect("VmRSS")
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

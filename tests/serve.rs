@@ -7,34 +7,28 @@ use rustix::process::{Pid, Signal, kill_process};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// A running `kinrow serve`, stopped when dropped.
-struct Server {
-    child: Child,
-    address: String,
-}
+mod common;
+use common::serve::Server;
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
-            .args(["serve", "--port", "0"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("kinrow starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().expect("piped"))
-            .read_line(&mut line)
-            .expect("a first line");
-        let start = line.find("http://127.0.0.1:").expect("the address") + "http://".len();
-        let end = start + line[start..].find('/').expect("a slash after the port");
-        Server {
-            address: line[start..end].to_string(),
-            child,
-        }
+        Server::launch(args, "http://127.0.0.1:")
+    }
+
+    /// Opens the event stream of game `id`, its reply not yet read.
+    fn events(&self, id: &impl std::fmt::Display) -> BufReader<TcpStream> {
+        let mut stream = TcpStream::connect(&self.address).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("a timeout");
+        write!(
+            stream,
+            "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+            self.address
+        )
+        .expect("sent");
+        BufReader::new(stream)
     }
 
     /// Sends one request; returns the status and the body.
@@ -101,13 +95,6 @@ impl Server {
     fn signal(&self, signal: Signal) {
         let pid = Pid::from_raw(self.child.id() as i32).expect("a process id");
         kill_process(pid, signal).expect("the server can be signalled");
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -328,17 +315,7 @@ fn undo_hint_record_and_the_event_stream() {
     let server = Server::start(&[]);
     let game = server.create(json!({"columns": 4, "rows": 4, "k": 3, "depth": 6, "seed": 3}));
     let id = game["id"].clone();
-    let mut stream = TcpStream::connect(&server.address).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("a timeout");
-    write!(
-        stream,
-        "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
-        server.address
-    )
-    .expect("sent");
-    let mut events = BufReader::new(stream);
+    let mut events = server.events(&id);
     let mut head = String::new();
     events.read_line(&mut head).expect("a status line");
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
@@ -512,17 +489,7 @@ fn an_unwatched_game_rests_until_visited_and_a_stream_keeps_it_going() {
     assert!(rested <= 5, "{rested} moves made unwatched: {state}");
     assert_eq!(state["resting"], false, "a request wakes it: {state}");
     // An open event stream is a watcher: the moves go on with no request for 3 s.
-    let mut stream = TcpStream::connect(&server.address).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .expect("a timeout");
-    write!(
-        stream,
-        "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
-        server.address
-    )
-    .expect("sent");
-    let mut events = BufReader::new(stream);
+    let mut events = server.events(&id);
     let start = Instant::now();
     read_events(&mut events, |event, state| {
         event == "state" && moves(state) >= rested + 6

@@ -176,6 +176,7 @@ mod tests {
 
     #[test]
     fn the_address_line_names_a_reachable_address() {
+        // The addresses below are fixed, well-formed literals.
         let line = |a: &str| address_line(a.parse().expect("an address"));
         assert_eq!(
             line("127.0.0.1:8080"),

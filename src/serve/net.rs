@@ -379,6 +379,7 @@ mod tests {
 
     #[test]
     fn the_refusal_declares_its_body_length() {
+        // REFUSAL is a constant of this file; a failure here is the bug the test looks for.
         let text = std::str::from_utf8(REFUSAL).expect("the refusal is ASCII");
         let (head, body) = text.split_once("\r\n\r\n").expect("a head and a body");
         let declared = head

@@ -225,6 +225,8 @@ fn the_guard_plays_the_last_line_written() {
     // Let the first iterations' lines through, then hold the rest back as if the search
     // thread were late.
     let mut written = 0;
+    // The expects below are the test's checks: a session that sends no event in 10 s, or no
+    // line with a pv, is the failure they report.
     while written < 3 {
         match rx.recv_timeout(Duration::from_secs(10)).expect("an event") {
             e @ Event::Output(Reply::Info(..)) => {
@@ -265,6 +267,7 @@ fn a_ponder_search_holds_its_bestmove() {
     // x wins at once: the search ends by itself at once.
     send(&mut s, "position startpos moves a1 b1 a2 b2");
     send(&mut s, "go ponder movetime 50");
+    // No event within 10 s is the failure this reports.
     let event = rx.recv_timeout(Duration::from_secs(10)).expect("an event");
     s.handle(event);
     while let Ok(event) = rx.recv_timeout(Duration::from_millis(200)) {

@@ -5,6 +5,7 @@
 pub mod engine;
 pub mod oracle;
 pub mod referee;
+pub mod serve;
 pub mod transcript;
 
 use kinrow::eval::EvalKind;

@@ -458,15 +458,8 @@ impl Engine {
                     result.value = Value::from_score(best.clamp(-MATE, MATE), false, false);
                     // The move played is reported with its line, so that the last line a
                     // GUI shows begins with it.
-                    report(&Iteration {
-                        depth,
-                        seldepth: (self.seldepth as u32).max(depth),
-                        value: result.value,
-                        nodes: self.total_nodes(),
-                        elapsed: start.elapsed(),
-                        hashfull: self.tt.hashfull(),
-                        pv: best_pv.iter().map(|&c| b.square_of(c)).collect(),
-                    });
+                    let pv = best_pv.iter().map(|&c| b.square_of(c)).collect();
+                    report(&self.iteration(depth, result.value, pv));
                 }
                 break;
             }
@@ -499,15 +492,7 @@ impl Engine {
             result.best = Some(b.square_of(chosen));
             result.value = value;
             result.depth = depth;
-            report(&Iteration {
-                depth,
-                seldepth: (self.seldepth as u32).max(depth),
-                value,
-                nodes: self.total_nodes(),
-                elapsed: start.elapsed(),
-                hashfull: self.tt.hashfull(),
-                pv,
-            });
+            report(&self.iteration(depth, value, pv));
             if value.is_proven() {
                 break;
             }
@@ -517,6 +502,19 @@ impl Engine {
         }
         result.nodes = self.total_nodes();
         result
+    }
+
+    /// The report of an iteration of `depth` that found `value` along `pv`.
+    fn iteration(&self, depth: u32, value: Value, pv: Vec<Square>) -> Iteration {
+        Iteration {
+            depth,
+            seldepth: (self.seldepth as u32).max(depth),
+            value,
+            nodes: self.total_nodes(),
+            elapsed: self.start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv,
+        }
     }
 
     /// Sets the plies to which an iteration of `depth` searches answers to open threes and
