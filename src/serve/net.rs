@@ -14,6 +14,9 @@
 //!   hyper's [`HEADER_TIMEOUT`] for the next request's head runs out;
 //! - errors on accept (out of descriptors) pause the loop briefly instead of ending it.
 
+use axum::body::{Body, Bytes};
+use hyper::body::{Body as HttpBody, Frame, SizeHint};
+use std::convert::Infallible;
 use std::io;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -157,15 +160,59 @@ impl Connections {
         }
     }
 
-    fn register(&self) -> Arc<Activity> {
+    /// A new connection's activity, listed until the returned guard is dropped: however the
+    /// connection's task ends (its end, a panic, the runtime shutting down), it leaves the
+    /// list, which eviction scans.
+    fn register(self: &Arc<Self>) -> Registered {
         let activity = Arc::new(Activity::new());
         activity.touch();
         self.open().push(Arc::clone(&activity));
-        activity
+        Registered {
+            connections: Arc::clone(self),
+            activity,
+        }
+    }
+}
+
+/// A connection listed in [`Connections`], for as long as this lives.
+struct Registered {
+    connections: Arc<Connections>,
+    activity: Arc<Activity>,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        self.connections
+            .open()
+            .retain(|a| !Arc::ptr_eq(a, &self.activity));
+    }
+}
+
+/// A response body that keeps its connection marked busy until hyper has sent the last of
+/// it and dropped it: a reply is never cut by an eviction between the handler's return
+/// and its last byte.
+struct Sending {
+    body: Body,
+    _busy: Busy,
+}
+
+impl HttpBody for Sending {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
     }
 
-    fn unregister(&self, activity: &Arc<Activity>) {
-        self.open().retain(|a| !Arc::ptr_eq(a, activity));
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
     }
 }
 
@@ -320,7 +367,8 @@ async fn serve(
     permit: OwnedSemaphorePermit,
     mut stop: watch::Receiver<bool>,
 ) {
-    let activity = connections.register();
+    let registered = connections.register();
+    let activity = Arc::clone(&registered.activity);
     let io = hyper_util::rt::TokioIo::new(Tracked {
         stream,
         activity: Arc::clone(&activity),
@@ -331,9 +379,8 @@ async fn serve(
         request.extensions_mut().insert(Arc::clone(&marked));
         let reply = tower::ServiceExt::oneshot(app.clone(), request);
         async move {
-            let response = reply.await;
-            drop(busy);
-            response
+            let response = reply.await?;
+            Ok::<_, Infallible>(response.map(|body| Body::new(Sending { body, _busy: busy })))
         }
     });
     let mut builder = hyper::server::conn::http1::Builder::new();
@@ -369,7 +416,7 @@ async fn serve(
             }
         }
     }
-    connections.unregister(&activity);
+    drop(registered);
     drop(permit);
 }
 
