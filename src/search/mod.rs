@@ -116,9 +116,7 @@ pub struct Limits {
     /// Abort the search at this time.
     pub hard_time: Option<Duration>,
     /// Only these root moves are searched (UCI's `searchmoves`); `None`: every move. Squares
-    /// that are not legal moves are left out; if none is left, every move is searched. The
-    /// gomoku search has no such restriction, so a restricted search of a gomoku position is
-    /// the general alpha-beta's (weaker there, but it searches only the moves asked for).
+    /// that are not legal moves are left out; if none is left, every move is searched.
     pub root: Option<Bits>,
 }
 
@@ -412,9 +410,13 @@ impl Searcher {
                 }
             }
         }
-        if gomoku::applies(&pos) && allowed.is_none() {
+        if gomoku::applies(&pos) {
+            let limits = Limits {
+                root: allowed,
+                ..*limits
+            };
             let engine = self.gomoku_engine();
-            return engine.search(&pos, limits, settings, control, rng, report);
+            return engine.search(&pos, &limits, settings, control, rng, report);
         }
         if pos.tables().geometry.cells() > FULL_WIDTH_CELLS
             && let Some((n, first)) = self.vcf(&mut pos, ROOT_VCF_DEPTH, ROOT_VCF_BUDGET)

@@ -272,48 +272,57 @@ impl Engine {
         let mut b = Board::of(root);
         let us = b.side();
         let them = us ^ 1;
+        // UCI's `searchmoves`: the root moves the caller allows, if it restricted them to
+        // some this side may play.
+        let only: Option<Vec<Cell>> = limits
+            .root
+            .map(|r| {
+                r.iter()
+                    .map(|sq| b.cell_of(sq))
+                    .filter(|&c| b.is_empty(c) && b.allowed(c, us))
+                    .collect::<Vec<Cell>>()
+            })
+            .filter(|cells| !cells.is_empty());
+        let permitted = |c: Cell| only.as_ref().is_none_or(|cells| cells.contains(&c));
 
         // Wins the patterns prove without a tree.
-        if let Some(c) = b.find(us, Threat::Five) {
+        if let Some(c) = b.find(us, Threat::Five).filter(|&c| permitted(c)) {
             return self.settled(&b, c, Value::Win(1), start, report);
         }
-        // Wins by fours and by threats are proofs, found at once and reported as mates.
+        // Wins by fours and by threats are proofs, found at once and reported as mates (a
+        // win that begins outside the moves allowed is left to the tree search, which
+        // searches those moves).
         if self.root_threats && b.count(them, Threat::Five) <= 1 {
             if b.count(them, Threat::Five) == 0
-                && let Some(c) = b.find_allowed(us, Threat::OpenFour)
+                && let Some(c) = b
+                    .find_allowed(us, Threat::OpenFour)
+                    .filter(|&c| permitted(c))
             {
                 return self.settled(&b, c, Value::Win(2), start, report);
             }
             let p = self.params;
             self.vcf_left = p.root_vcf_budget as u64;
-            if let Some((plies, c)) = self.vcf(&mut b, p.root_vcf_depth as u32) {
+            if let Some((plies, c)) = self.vcf(&mut b, p.root_vcf_depth as u32)
+                && permitted(c)
+            {
                 return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
             }
             self.vcf_left = p.root_vct_budget as u64;
             let until = share(limits, start, p.root_vct_share);
             let depth = p.root_vct_depth as u32;
             let found = self.bounded(until, |e| e.vct_deepening(&mut b, depth));
-            if let Some((plies, c)) = found {
+            if let Some((plies, c)) = found
+                && permitted(c)
+            {
                 return self.settled(&b, c, Value::Win(plies.div_ceil(2)), start, report);
             }
         }
 
-        let mut list = Vec::new();
-        let kind = match b.count(them, Threat::Five) {
-            0 => movegen::generate(&mut b, &mut self.marks, &mut list),
-            _ => {
-                // The block, if we may play it (under renju black may be forbidden it).
-                if let Some(c) = b.find(them, Threat::Five).filter(|&c| b.allowed(c, us)) {
-                    list.push((0, c));
-                }
-                Kind::Complete
-            }
+        let (mut list, kind) = match &only {
+            // Every move allowed is searched, wherever it is: the caller asked for these.
+            Some(cells) => (cells.iter().map(|&c| (0, c)).collect(), Kind::Complete),
+            None => self.root_moves(&mut b),
         };
-        if list.is_empty() {
-            // Facing an open three with no answer (or a four with no block): every move
-            // loses; block where we can.
-            movegen::generate_near(&b, &mut list);
-        }
         if list.is_empty() {
             // Under renju, every empty cell forbidden to black: no move to play.
             return SearchResult {
@@ -505,6 +514,31 @@ impl Engine {
     }
 
     /// The report of an iteration of `depth` that found `value` along `pv`.
+    /// The root's moves, unordered, and whether they are every move worth a look (facing
+    /// a threat) or only those near the stones. Facing a win it cannot stop, the side to
+    /// move still gets the moves near the stones, to block where it can.
+    fn root_moves(&mut self, b: &mut Board) -> (Vec<(i32, Cell)>, Kind) {
+        let us = b.side();
+        let them = us ^ 1;
+        let mut list = Vec::new();
+        let kind = match b.count(them, Threat::Five) {
+            0 => movegen::generate(b, &mut self.marks, &mut list),
+            _ => {
+                // The block, if we may play it (under renju black may be forbidden it).
+                if let Some(c) = b.find(them, Threat::Five).filter(|&c| b.allowed(c, us)) {
+                    list.push((0, c));
+                }
+                Kind::Complete
+            }
+        };
+        if list.is_empty() {
+            // Facing an open three with no answer (or a four with no block): every move
+            // loses; block where we can.
+            movegen::generate_near(b, &mut list);
+        }
+        (list, kind)
+    }
+
     fn iteration(&self, depth: u32, value: Value, pv: Vec<Square>) -> Iteration {
         Iteration {
             depth,
@@ -1272,5 +1306,50 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
+    }
+
+    /// The root moves of `names`, as `searchmoves` gives them.
+    fn only(pos: &Position, names: &[&str]) -> Option<crate::rules::Bits> {
+        let mut bits = crate::rules::Bits::default();
+        for name in names {
+            bits.insert(pos.geometry().square_named(name).expect("a square"));
+        }
+        Some(bits)
+    }
+
+    #[test]
+    fn searchmoves_restricts_the_root_even_past_a_forced_win() {
+        // X to move wins by fours from h5; restricted elsewhere, it searches those moves
+        // and plays one of them (each loses: O's a4 then makes two fours).
+        let pos = position("e5 d5 f5 a1 g5 a3 h6 a5 h7 a7", false);
+        let name = |r: &SearchResult| r.best.map(|sq| pos.geometry().name(sq));
+        let limits = Limits {
+            nodes: Some(20_000),
+            root: only(&pos, &["b2", "o15", "a1"]),
+            ..Limits::default()
+        };
+        let (r, its) = run(&pos, limits, 1);
+        assert!(
+            ["b2", "o15"].contains(&name(&r).as_deref().unwrap_or("")),
+            "{r:?}"
+        );
+        assert!(matches!(r.value, Value::Loss(_)), "{r:?}");
+        assert!(!its.is_empty(), "{its:?}");
+        for it in &its {
+            assert!(
+                it.pv
+                    .first()
+                    .is_some_and(|&sq| only(&pos, &["b2", "o15"]).is_some_and(|b| b.contains(sq))),
+                "{it:?}"
+            );
+        }
+        // With the winning move among those allowed, the win is found and proven.
+        let limits = Limits {
+            root: only(&pos, &["b2", "h5"]),
+            ..limits
+        };
+        let (r, _) = run(&pos, limits, 1);
+        assert_eq!(name(&r).as_deref(), Some("h5"), "{r:?}");
+        assert!(matches!(r.value, Value::Win(_)), "{r:?}");
     }
 }
