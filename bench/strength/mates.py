@@ -3,7 +3,7 @@
 
 usage:
   mates.py collect --brain RAPFI [--depth N] [--max-plies P] OUT SGF...
-  mates.py run --kinrow KINROW [--movetime MS] [--threads N] SUITE
+  mates.py run --kinrow KINROW [--movetime MS] [--threads N] [--option NAME=VALUE]... SUITE
 
 `collect` gives Rapfi every position of every 15x15 freestyle game in the SGF files (once
 per distinct position, after the third stone) with `INFO max_depth N` and keeps those it
@@ -65,6 +65,9 @@ def collect(a):
 
 def run(a):
     kinrow = Kinrow(a.kinrow, threads=a.threads)
+    for option in a.option:
+        name, _, value = option.partition("=")
+        kinrow.send(f"setoption name {name} value {value}")
     lines = [l.split() for l in open(a.suite) if l.strip() and not l.startswith("#")]
     found = 0
     times = []
@@ -106,6 +109,8 @@ def main():
     r.add_argument("--kinrow", required=True)
     r.add_argument("--movetime", type=int, default=1000)
     r.add_argument("--threads", type=int, help="kinrow's option Threads (not set if omitted)")
+    r.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a kinrow option to set before the first search (repeatable)")
     r.add_argument("--verbose", action="store_true")
     r.add_argument("suite")
     a = ap.parse_args()
