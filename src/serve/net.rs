@@ -422,7 +422,35 @@ async fn serve(
 
 #[cfg(test)]
 mod tests {
-    use super::REFUSAL;
+    use super::*;
+
+    #[test]
+    fn a_reply_keeps_its_connection_busy_until_its_body_is_dropped() {
+        let activity = Arc::new(Activity::new());
+        let body = Sending {
+            body: Body::from("the reply"),
+            _busy: activity.enter(),
+        };
+        // The handler has returned; hyper still holds the body to send.
+        assert!(activity.is_busy());
+        drop(body);
+        assert!(!activity.is_busy());
+    }
+
+    #[test]
+    fn a_connection_leaves_the_list_however_its_task_ends() {
+        let connections = Arc::new(Connections::default());
+        let task = std::thread::spawn({
+            let connections = Arc::clone(&connections);
+            move || {
+                let _registered = connections.register();
+                assert_eq!(connections.open().len(), 1);
+                panic!("a connection's task fails");
+            }
+        });
+        assert!(task.join().is_err());
+        assert!(connections.open().is_empty());
+    }
 
     #[test]
     fn the_refusal_declares_its_body_length() {
