@@ -6,7 +6,6 @@
 
 use super::game::GameError;
 use super::hub::Message;
-use super::net::Activity;
 use super::setup;
 use super::store::{Store, lock};
 use axum::body::{Body, Bytes};
@@ -316,12 +315,12 @@ async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response
         .to_string();
     log::debug!("{method} {url}");
     if let Some((reply, close)) = refusal(&server, &parts.headers) {
-        return respond(reply, close, None);
+        return respond(reply, close);
     }
     let body = if method == "POST" {
         match read_body(&parts.headers, body).await {
             Ok(body) => body,
-            Err(reply) => return respond(reply, true, None),
+            Err(reply) => return respond(reply, true),
         }
     } else {
         Bytes::new()
@@ -331,13 +330,11 @@ async fn handle(State(server): State<Arc<Server>>, request: Request) -> Response
         log::error!("kinrow serve: a request's handler failed: {e}");
         error(500, "the request's handler failed")
     });
-    let busy = parts.extensions.get::<Arc<Activity>>().cloned();
-    respond(reply, false, busy)
+    respond(reply, false)
 }
 
-/// The response for `reply`; `close` ends the connection after it. An event stream keeps
-/// its connection counted as busy (`busy`) for as long as it is open.
-fn respond(reply: Reply, close: bool, busy: Option<Arc<Activity>>) -> Response {
+/// The response for `reply`; `close` ends the connection after it.
+fn respond(reply: Reply, close: bool) -> Response {
     let mut response = match reply {
         Reply::Json(status, value) => (
             StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
@@ -363,7 +360,7 @@ fn respond(reply: Reply, close: bool, busy: Option<Arc<Activity>>) -> Response {
         )
             .into_response(),
         Reply::Empty => StatusCode::NO_CONTENT.into_response(),
-        Reply::Events(stream) => Sse::new(events(stream, busy))
+        Reply::Events(stream) => Sse::new(events(stream))
             .keep_alive(KeepAlive::new().interval(KEEPALIVE).text("keepalive"))
             .into_response(),
     };
@@ -375,18 +372,15 @@ fn respond(reply: Reply, close: bool, busy: Option<Arc<Activity>>) -> Response {
     response
 }
 
-/// The events of `stream` as SSE, led by the reconnection delay. The stream (its slot, and
-/// the connection's busy mark) is dropped when the game ends it or the client goes.
-fn events(
-    stream: EventStream,
-    busy: Option<Arc<Activity>>,
-) -> impl Stream<Item = Result<Event, Infallible>> {
-    let busy = busy.map(|a| a.enter());
+/// The events of `stream` as SSE, led by the reconnection delay. The stream (its slot) is
+/// dropped when the game ends it or the client goes; until then its body keeps the
+/// connection busy (see `net::Sending`).
+fn events(stream: EventStream) -> impl Stream<Item = Result<Event, Infallible>> {
     let first = stream::once(async { Ok(Event::default().retry(RETRY)) });
-    let rest = stream::unfold((stream, busy), |(mut stream, busy)| async move {
+    let rest = stream::unfold(stream, |mut stream| async move {
         let message = stream.events.recv().await?;
         let event = Event::default().event(message.event).data(message.data);
-        Some((Ok(event), (stream, busy)))
+        Some((Ok(event), stream))
     });
     first.chain(rest)
 }

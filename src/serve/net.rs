@@ -68,12 +68,14 @@ const WATCH_TICK: Duration = Duration::from_millis(500);
 const REFUSAL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n\
 Connection: close\r\nContent-Length: 58\r\n\r\n{\"error\":\"the server has too many connections; try again\"}";
 
-/// What the server knows of one connection: when a byte last moved, and how many of its
-/// requests (an open event stream included) are in progress.
-pub struct Activity {
+/// What the server knows of one connection: when a byte last moved, how many of its
+/// requests (an open event stream included) are in progress, and whether a write waits for
+/// the client to read.
+struct Activity {
     epoch: Instant,
     last_ms: AtomicU64,
     busy: AtomicUsize,
+    write_waiting: AtomicBool,
     evicted: AtomicBool,
     evict: Notify,
 }
@@ -84,6 +86,7 @@ impl Activity {
             epoch: Instant::now(),
             last_ms: AtomicU64::new(0),
             busy: AtomicUsize::new(0),
+            write_waiting: AtomicBool::new(false),
             evicted: AtomicBool::new(false),
             evict: Notify::new(),
         }
@@ -100,18 +103,34 @@ impl Activity {
     }
 
     /// Marks a request (or an event stream) in progress until the mark is dropped.
-    pub fn enter(self: &Arc<Self>) -> Busy {
+    fn enter(self: &Arc<Self>) -> Busy {
         self.busy.fetch_add(1, Ordering::SeqCst);
         Busy(Arc::clone(self))
     }
 
+    /// Whether a request is in progress or a reply's bytes wait to be written: closing the
+    /// connection now would cut a reply.
     fn is_busy(&self) -> bool {
-        self.busy.load(Ordering::SeqCst) > 0
+        self.busy.load(Ordering::SeqCst) > 0 || self.write_waiting.load(Ordering::SeqCst)
+    }
+
+    /// Notes how a write to the socket went: bytes that the socket would not take wait.
+    fn wrote(&self, polled: &Poll<io::Result<usize>>) {
+        match polled {
+            Poll::Ready(Ok(n)) => {
+                if *n > 0 {
+                    self.touch();
+                }
+                self.write_waiting.store(false, Ordering::SeqCst);
+            }
+            Poll::Pending => self.write_waiting.store(true, Ordering::SeqCst),
+            Poll::Ready(Err(_)) => self.write_waiting.store(false, Ordering::SeqCst),
+        }
     }
 }
 
 /// A request in progress on a connection, for as long as it lives.
-pub struct Busy(Arc<Activity>);
+struct Busy(Arc<Activity>);
 
 impl Drop for Busy {
     fn drop(&mut self) {
@@ -188,9 +207,10 @@ impl Drop for Registered {
     }
 }
 
-/// A response body that keeps its connection marked busy until hyper has sent the last of
-/// it and dropped it: a reply is never cut by an eviction between the handler's return
-/// and its last byte.
+/// A response body that keeps its connection marked busy until hyper has taken the last of
+/// it and dropped it; from there until the socket has taken hyper's last bytes, the
+/// connection counts as busy by [`Activity::wrote`]. So an eviction never cuts a reply
+/// between the handler's return and its last byte.
 struct Sending {
     body: Body,
     _busy: Busy,
@@ -244,9 +264,7 @@ impl AsyncWrite for Tracked {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            self.activity.touch();
-        }
+        self.activity.wrote(&polled);
         polled
     }
 
@@ -256,9 +274,7 @@ impl AsyncWrite for Tracked {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            self.activity.touch();
-        }
+        self.activity.wrote(&polled);
         polled
     }
 
@@ -374,9 +390,8 @@ async fn serve(
         activity: Arc::clone(&activity),
     });
     let marked = Arc::clone(&activity);
-    let service = hyper::service::service_fn(move |mut request| {
+    let service = hyper::service::service_fn(move |request| {
         let busy = marked.enter();
-        request.extensions_mut().insert(Arc::clone(&marked));
         let reply = tower::ServiceExt::oneshot(app.clone(), request);
         async move {
             let response = reply.await?;
@@ -434,6 +449,15 @@ mod tests {
         // The handler has returned; hyper still holds the body to send.
         assert!(activity.is_busy());
         drop(body);
+        assert!(!activity.is_busy());
+    }
+
+    #[test]
+    fn a_write_the_socket_would_not_take_keeps_its_connection_busy() {
+        let activity = Arc::new(Activity::new());
+        activity.wrote(&Poll::Pending);
+        assert!(activity.is_busy());
+        activity.wrote(&Poll::Ready(Ok(5)));
         assert!(!activity.is_busy());
     }
 

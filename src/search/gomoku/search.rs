@@ -513,7 +513,6 @@ impl Engine {
         result
     }
 
-    /// The report of an iteration of `depth` that found `value` along `pv`.
     /// The root's moves, unordered, and whether they are every move worth a look (facing
     /// a threat) or only those near the stones. Facing a win it cannot stop, the side to
     /// move still gets the moves near the stones, to block where it can.
@@ -539,6 +538,7 @@ impl Engine {
         (list, kind)
     }
 
+    /// The report of an iteration of `depth` that found `value` along `pv`.
     fn iteration(&self, depth: u32, value: Value, pv: Vec<Square>) -> Iteration {
         Iteration {
             depth,
@@ -1343,6 +1343,12 @@ mod tests {
                 "{it:?}"
             );
         }
+        // Helper threads search the same restricted list; the main thread's move is played.
+        let ((r, _), _) = run_threads(&pos, limits, 1, 2);
+        assert!(
+            ["b2", "o15"].contains(&name(&r).as_deref().unwrap_or("")),
+            "{r:?}"
+        );
         // With the winning move among those allowed, the win is found and proven.
         let limits = Limits {
             root: only(&pos, &["b2", "h5"]),
