@@ -66,11 +66,7 @@ fn ends_a_search(quit: bool) {
         t.elapsed()
     );
     assert!(ok);
-    assert_eq!(
-        rest.iter().filter(|l| l.starts_with("bestmove")).count(),
-        1,
-        "{rest:?}"
-    );
+    assert_eq!(bestmoves(&rest), 1, "{rest:?}");
 }
 
 #[test]
@@ -297,8 +293,7 @@ fn stop_ends_the_running_job_and_every_queued_one() {
         );
         let (took, rest) = quit_timed(e);
         assert!(took < Duration::from_secs(2), "quit took {took:?}");
-        let bestmoves = rest.iter().filter(|l| l.starts_with("bestmove")).count();
-        assert_eq!(bestmoves, 1, "{rest:?}");
+        assert_eq!(bestmoves(&rest), 1, "{rest:?}");
     }
 }
 
@@ -318,11 +313,7 @@ fn quit_with_a_queue_exits_at_once() {
     e.recv_until("readyok");
     let (took, rest) = quit_timed(e);
     assert!(took < Duration::from_secs(2), "quit took {took:?}");
-    assert_eq!(
-        rest.iter().filter(|l| l.starts_with("bestmove")).count(),
-        1,
-        "{rest:?}"
-    );
+    assert_eq!(bestmoves(&rest), 1, "{rest:?}");
     assert!(!rest.iter().any(|l| l.contains("perft")), "{rest:?}");
 }
 
@@ -436,6 +427,11 @@ fn one_bestmove(e: &mut Engine) -> Vec<String> {
         "a second bestmove: {lines:?} then {after:?}"
     );
     lines
+}
+
+/// How many of `lines` are `bestmove` lines.
+fn bestmoves(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("bestmove")).count()
 }
 
 /// The first move of the last `pv` in `lines`, and the move of their `bestmove`.
@@ -561,11 +557,7 @@ fn quit_while_pondering_answers() {
     e.send("quit");
     let (rest, ok, _) = e.finish();
     assert!(ok);
-    assert_eq!(
-        rest.iter().filter(|l| l.starts_with("bestmove")).count(),
-        1,
-        "{rest:?}"
-    );
+    assert_eq!(bestmoves(&rest), 1, "{rest:?}");
 }
 
 /// On 15x15 the gomoku search may play a move of an iteration cut short (one that beat the
