@@ -4,7 +4,8 @@
 usage:
   quality.py collect --brain RAPFI [--depth N] [--player NAME] [--within CP] [--every K]
                      [--phase I] [--skip N] [--limit N] OUT SGF...
-  quality.py run (--kinrow KINROW [--env VAR=VALUE ...] [--movetime MS]
+  quality.py run (--kinrow KINROW [--env VAR=VALUE ...] [--option NAME=VALUE ...]
+                  [--movetime MS | --nodes N]
                   | --player-brain BRAIN [--player-turn MS] [--player-depth N]
                   | --moves SAVED.json)
                  --brain RAPFI [--depth N] [--cache FILE] [--merge FILE ...] [--jobs J]
@@ -33,7 +34,8 @@ values it after a few iterations only. Each line of OUT is
 `run` has kinrow choose a move in every position of SUITE (`newgame`, `position`, `go
 movetime MS`, default 1000, so its hard deadline is the one it keeps under Gomocup's
 `timeout_turn` of that length, though it begins new iterations until that deadline, where
-the Gomocup brain stops beginning them at two thirds of it), then the brain evaluates the
+the Gomocup brain stops beginning them at two thirds of it; or `go nodes N` with --nodes,
+which plays the same moves whatever the load), then the brain evaluates the
 position after that move at the same depth (past forced blocks: after a four the block is
 played and the position after it judged, as Rapfi's own value with one legal move is
 shallow). A move's loss is EVAL less the value after it (for the side that moved): a
@@ -153,13 +155,17 @@ def choose_brain(a, suite):
     return chosen
 
 
-def choose(binary, env, movetime, suite):
-    """kinrow's move (SGF letters) in each position of the suite, one process for all."""
+def choose(binary, env, options, limit, suite):
+    """kinrow's move (SGF letters) in each position of the suite, one process for all,
+    with the options (NAME=VALUE) set before the first search."""
     kinrow = Kinrow(binary, env)
+    for option in options:
+        name, _, value = option.partition("=")
+        kinrow.send(f"setoption name {name} value {value}")
     chosen = []
     for cols, rows, _ev, moves in suite:
         kinrow.set_position(cols, rows, [square(m) for m in moves])
-        _info, best, _secs = kinrow.go(f"movetime {movetime}")
+        _info, best, _secs = kinrow.go(limit)
         chosen.append(square_to_sgf(best))
     kinrow.quit()
     return chosen
@@ -205,7 +211,8 @@ def run(a):
     elif a.player_brain:
         chosen = choose_brain(a, suite)
     else:
-        chosen = choose(a.kinrow, env, a.movetime, suite)
+        limit = f"nodes {a.nodes}" if a.nodes else f"movetime {a.movetime}"
+        chosen = choose(a.kinrow, env, a.option, limit, suite)
     cache = {}
     if a.cache and os.path.exists(a.cache):
         cache = json.load(open(a.cache))
@@ -240,7 +247,8 @@ def run(a):
         blunders += loss > 300
     known = [x for x in losses if x is not None]
     mean, se = mean_se(known)
-    label = a.label or (os.path.basename(a.kinrow or a.player_brain) + (" " + " ".join(a.env) if a.env else ""))
+    label = a.label or (os.path.basename(a.kinrow or a.player_brain) + (" " + " ".join(a.env) if a.env else "")
+                        + (" " + " ".join(a.option) if a.option else ""))
     print(f"{label}: {len(known)} positions, mean loss {mean:.1f} +- {se:.1f}"
           f" (1 s.e.), over 300: {blunders}, forced losses: {mated}"
           + (f"; {sum(forced)} forced blocks left out" if any(forced) else ""))
@@ -280,7 +288,12 @@ def main():
     r.add_argument("--player-depth", type=int, default=0, help="the brain's max_depth (0: none)")
     r.add_argument("--moves", help="the moves of an earlier run (--save), judged again")
     r.add_argument("--env", action="append", default=[])
+    r.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a kinrow option to set before the first search (repeatable)")
     r.add_argument("--movetime", type=int, default=1000)
+    r.add_argument("--nodes", type=int,
+                   help="kinrow searches this many nodes a move instead (`go nodes N`): the "
+                        "same moves whatever the machine's load")
     r.add_argument("--brain", required=True)
     r.add_argument("--depth", type=int, default=12)
     r.add_argument("--turn", type=int, default=10000)
