@@ -137,13 +137,13 @@ impl SolveGame {
 }
 
 impl fmt::Display for Verdict {
-    /// The remark that ends a `solve` line: nothing when all is as the list says, otherwise
-    /// a space and what is amiss.
+    /// The remark that ends a `solve` line: how the value compares with the known one.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Verdict::Agrees | Verdict::Open => Ok(()),
-            Verdict::Missed => write!(f, " (expected to be proven in time)"),
-            Verdict::Disagrees(known) => write!(f, " DISAGREES with the known value: {known}"),
+            Verdict::Agrees => write!(f, "agrees with the known value"),
+            Verdict::Open => write!(f, "not proven in time, as the list expects"),
+            Verdict::Missed => write!(f, "expected to be proven in time"),
+            Verdict::Disagrees(known) => write!(f, "DISAGREES with the known value: {known}"),
         }
     }
 }
@@ -497,15 +497,15 @@ mod tests {
         assert_eq!(open.verdict(Value::Heuristic(63)), Verdict::Open);
         assert_eq!(open.verdict(Value::Draw), Verdict::Agrees);
         assert_eq!(open.verdict(Value::Win(5)), Verdict::Disagrees(Known::Draw));
-        assert_eq!(Verdict::Agrees.to_string(), "");
-        assert_eq!(Verdict::Open.to_string(), "");
+        assert_eq!(Verdict::Agrees.to_string(), "agrees with the known value");
+        assert_eq!(
+            Verdict::Open.to_string(),
+            "not proven in time, as the list expects"
+        );
         assert_eq!(
             Verdict::Disagrees(Known::FirstWins(Some(3))).to_string(),
-            " DISAGREES with the known value: first player wins (mate 3)"
+            "DISAGREES with the known value: first player wins (mate 3)"
         );
-        assert_eq!(
-            Verdict::Missed.to_string(),
-            " (expected to be proven in time)"
-        );
+        assert_eq!(Verdict::Missed.to_string(), "expected to be proven in time");
     }
 }

@@ -20,15 +20,15 @@ fn scratch(name: &str) -> PathBuf {
     path
 }
 
-/// The solve line's value and node count: `solve 7x7 k=5 draw bestmove (none) proof nodes
-/// 1918 time 300.000`.
+/// The solve line's value and node count: `solve 7x7 k=5 draw proof nodes 1918 time 300.000
+/// ms (...)`.
 fn value_and_nodes(out: &Output) -> (String, u64) {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let line = stdout.lines().next().expect("a solve line");
     let words: Vec<&str> = line.split_whitespace().collect();
     let value = words[3..]
         .iter()
-        .take_while(|w| **w != "bestmove")
+        .take_while(|w| !["bestmove", "proof", "depth"].contains(*w))
         .copied()
         .collect::<Vec<_>>()
         .join(" ");

@@ -171,25 +171,32 @@ fn solved_text(proven: usize, total: usize, limit: Duration) -> String {
     )
 }
 
-/// The line of one solved game: `solve 6x6 k=5 draw bestmove (none) proof nodes 132909 time
-/// 1290.512`, with what is amiss against the list at the end.
+/// The line of one solved game: `solve 6x6 k=5 draw proof nodes 132909 time 1290.512 ms
+/// (agrees with the known value)`: the best move where there is one to name, and at the end
+/// how the value compares with the list's (or that the list has none).
 pub fn solve_text(line: &bench::SolveLine) -> String {
     let g = line.geometry;
-    let best = line.best.map_or("(none)".to_string(), |sq| g.name(sq));
+    let best = line
+        .best
+        .map(|sq| format!(" bestmove {}", g.name(sq)))
+        .unwrap_or_default();
     let method = match line.method {
         bench::Method::AlphaBeta { depth } => format!("depth {depth}"),
         bench::Method::Proof => "proof".to_string(),
     };
+    let verdict = line.verdict().map_or_else(
+        || "no known value to compare".to_string(),
+        |v| v.to_string(),
+    );
     // Milliseconds with three decimals: the small games take microseconds.
     format!(
-        "solve {}x{} k={} {} bestmove {best} {method} nodes {} time {:.3}{}",
+        "solve {}x{} k={} {}{best} {method} nodes {} time {:.3} ms ({verdict})",
         g.columns(),
         g.rows(),
         g.k(),
         describe(line.value),
         line.nodes,
         line.elapsed.as_secs_f64() * 1000.0,
-        line.verdict().map(|v| v.to_string()).unwrap_or_default()
     )
 }
 
@@ -495,7 +502,14 @@ pub fn solve_command_line(
                 checkpoint: checkpoint.as_mut(),
             };
             match bench::solve_board_with(g, &stop, limit, setup, &mut progress) {
-                Ok(line) => line.map(|line| each(&line)),
+                Ok(line) => line.map(|mut line| {
+                    // A game of the list is compared with its known value.
+                    line.game = crate::fixture::solve_list()
+                        .iter()
+                        .find(|known| known.geometry == g)
+                        .cloned();
+                    each(&line)
+                }),
                 Err(e) => {
                     if terminal {
                         let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
@@ -581,5 +595,50 @@ pub fn info_line(
         time_ms: it.elapsed.as_millis() as u64,
         hashfull: it.hashfull,
         pv: it.pv.iter().map(|&sq| name(sq)).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Geometry;
+
+    fn line(columns: u32, rows: u32, k: u32, value: Value) -> bench::SolveLine {
+        let geometry = Geometry::new(columns, rows, k).expect("a small board");
+        bench::SolveLine {
+            geometry,
+            game: crate::fixture::solve_list()
+                .iter()
+                .find(|g| g.geometry == geometry)
+                .cloned(),
+            value,
+            best: None,
+            method: bench::Method::Proof,
+            nodes: 40,
+            elapsed: Duration::from_micros(181),
+        }
+    }
+
+    #[test]
+    fn a_solve_line_names_its_unit_and_how_it_compares_with_the_known_value() {
+        assert_eq!(
+            solve_text(&line(3, 3, 3, Value::Draw)),
+            "solve 3x3 k=3 draw proof nodes 40 time 0.181 ms (agrees with the known value)"
+        );
+        let mut win = line(4, 4, 3, Value::Win(3));
+        win.best = win.geometry.square_named("b2");
+        win.method = bench::Method::AlphaBeta { depth: 3 };
+        assert_eq!(
+            solve_text(&win),
+            "solve 4x4 k=3 first player wins (mate 3) bestmove b2 depth 3 nodes 40 time 0.181 ms \
+             (agrees with the known value)"
+        );
+        assert!(
+            solve_text(&line(3, 3, 3, Value::Win(2)))
+                .ends_with("(DISAGREES with the known value: draw)")
+        );
+        let mut off_list = line(3, 3, 3, Value::Draw);
+        off_list.game = None;
+        assert!(solve_text(&off_list).ends_with("ms (no known value to compare)"));
     }
 }
