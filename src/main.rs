@@ -164,7 +164,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => kinrow::uci::run(),
-        Some(Sub::Bench) => kinrow::uci::run_script(&["bench"]),
+        Some(Sub::Bench) => kinrow::uci::run_bench(),
         Some(Sub::Solve {
             columns,
             rows,

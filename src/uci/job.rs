@@ -114,28 +114,10 @@ pub fn run(
         }
         Job::Bench => {
             let mut each = |line: &bench::BenchLine| {
-                let p = line.position;
-                let moves = if p.moves.is_empty() {
-                    "startpos"
-                } else {
-                    p.moves
-                };
-                let _ = out.send(Event::Output(Reply::InfoString(format!(
-                    "bench {}x{} k={} {moves} depth {} nodes {} time {}",
-                    p.columns,
-                    p.rows,
-                    p.k,
-                    p.depth,
-                    line.nodes,
-                    line.elapsed.as_millis()
-                ))));
+                let _ = out.send(Event::Output(Reply::InfoString(bench_text(line))));
             };
             match bench::run(stop, &mut each) {
-                Some(total) => vec![
-                    Reply::Text(format!("nodes {}", total.nodes)),
-                    Reply::Text(format!("nps {}", total.nps())),
-                    Reply::Text(format!("time {}", total.elapsed.as_millis())),
-                ],
+                Some(total) => bench_totals(&total).into_iter().map(Reply::Text).collect(),
                 None => vec![Reply::InfoString("bench stopped".into())],
             }
         }
@@ -161,6 +143,53 @@ pub fn run(
             }
         }
     }
+}
+
+/// The line of one bench search: `bench 5x5 k=4 c3 c4 b3 depth 10 nodes 6018 time 5`.
+fn bench_text(line: &bench::BenchLine) -> String {
+    let p = line.position;
+    let moves = if p.moves.is_empty() {
+        "startpos"
+    } else {
+        p.moves
+    };
+    format!(
+        "bench {}x{} k={} {moves} depth {} nodes {} time {}",
+        p.columns,
+        p.rows,
+        p.k,
+        p.depth,
+        line.nodes,
+        line.elapsed.as_millis()
+    )
+}
+
+/// The lines that end a bench: the signature (`nodes N`), the speed and the time.
+fn bench_totals(total: &bench::BenchTotal) -> [String; 3] {
+    [
+        format!("nodes {}", total.nodes),
+        format!("nps {}", total.nps()),
+        format!("time {}", total.elapsed.as_millis()),
+    ]
+}
+
+/// `kinrow bench`: the bench searches, a line each, then the totals, on stdout as plain lines
+/// (in a session the searches' lines are `info string`, as the protocol wants replies).
+pub fn run_bench() -> ExitCode {
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut writer = crate::io::Output::new(std::io::stdout());
+    let mut each = |line: &bench::BenchLine| {
+        if !writer.line(bench_text(line)) {
+            // Nobody reads any more.
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    if let Some(total) = bench::run(&stop, &mut each) {
+        for line in bench_totals(&total) {
+            writer.line(line);
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// The line that ends a solve: how many values were proven.

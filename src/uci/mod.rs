@@ -19,7 +19,7 @@
 mod game;
 mod help;
 mod job;
-pub use job::{SolveOptions, certificate_text, solve_command_line};
+pub use job::{SolveOptions, certificate_text, run_bench, solve_command_line};
 mod limits;
 mod options;
 mod queue;
@@ -655,31 +655,6 @@ fn cannot_start(e: &TableSizeError) -> ExitCode {
     // Nothing to do if even stderr is closed.
     let _ = writeln!(std::io::stderr(), "kinrow: {e}");
     ExitCode::FAILURE
-}
-
-/// Runs `lines` as commands, each waiting for the previous one's job as usual, and returns
-/// once the engine is idle with nothing left to do, or stdout is closed (`kinrow bench` is
-/// `["bench"]`).
-pub fn run_script(lines: &[&str]) -> ExitCode {
-    let (events, inbox): (Sender<Event>, Receiver<Event>) = channel();
-    let stdout = std::io::stdout();
-    let mut session = match Session::new(stdout.lock(), events) {
-        Ok(session) => session,
-        Err(e) => return cannot_start(&e),
-    };
-    for line in lines {
-        if session.handle(Event::Input(Input::Line(line.to_string()))) == Flow::Quit {
-            return ExitCode::SUCCESS;
-        }
-    }
-    while session.is_busy() || !session.pending.is_empty() {
-        // The session holds a sender, so the channel stays open while it lives.
-        let Ok(event) = inbox.recv() else { break };
-        if session.handle(event) == Flow::Quit {
-            break;
-        }
-    }
-    ExitCode::SUCCESS
 }
 
 /// The one `info string` line for the tokens a `go` skipped.
