@@ -153,7 +153,11 @@ fn a_full_game_against_the_engine_with_hint_undo_and_bad_input() {
         "{taken}"
     );
     let undone = s.say("undo");
-    assert!(undone.contains("took back a1"), "{undone}");
+    // Both moves are named: the engine's reply, then the person's a1.
+    assert!(
+        undone.contains(&format!("took back {reply} (o) and a1 (x)")),
+        "{undone}"
+    );
     assert_eq!(empty_squares(&undone).len(), 9, "{undone}");
 
     // The rest of the game by row and column, always the first empty square.

@@ -397,7 +397,12 @@ impl<W: Write> Session<W> {
         self.games_played += 1;
         self.say(format!("game over: {text}"))?;
         let line = self.score_line();
-        self.say(line)
+        self.say(line)?;
+        if self.terminal.is_screen() {
+            // The header above the board shows the score: drawn again, it counts this game.
+            self.draw()?;
+        }
+        Ok(())
     }
 
     /// The sides in the first game's order (the order scores are listed in).
@@ -463,13 +468,18 @@ impl<W: Write> Session<W> {
             }
             self.games_played -= 1;
         }
+        // Every move taken back is named, the latest first, with its side.
+        let mut taken = Vec::new();
         while let Some(square) = self.moves.pop() {
             self.position.unmake();
-            if human_moved(self, self.moves.len()) {
-                self.say(format!("took back {}", self.config.geometry.name(square)))?;
+            let ply = self.moves.len();
+            let side = if ply.is_multiple_of(2) { 'x' } else { 'o' };
+            taken.push(format!("{} ({side})", self.config.geometry.name(square)));
+            if human_moved(self, ply) {
                 break;
             }
         }
+        self.say(format!("took back {}", taken.join(" and ")))?;
         self.draw()
     }
 
@@ -566,6 +576,11 @@ mod tests {
         );
         assert!(text.contains("\x1b[1;91;7mx\x1b[0m"), "{text}");
         assert!(text.contains("scoreboard after 2 games:"), "{text}");
+        // Once the first game is over, the header above its board counts it.
+        let counted = text.lines().any(|l| {
+            l.contains("game 1 of 2,") && !l.ends_with("score: random 1 0, random 2 0, draws 0")
+        });
+        assert!(counted, "{text}");
     }
 
     #[test]
