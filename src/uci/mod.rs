@@ -150,8 +150,8 @@ impl<W: Write> Session<W> {
     fn emit(&mut self, reply: Reply) {
         if let (Reply::BestMove(..), Some(asked)) = (&reply, self.asked) {
             self.asked = None;
-            log::debug!(
-                "bestmove written {:.1} ms after its go arrived",
+            log::info!(
+                "{reply}: written {:.1} ms after its go arrived",
                 asked.elapsed().as_secs_f64() * 1e3
             );
         }
@@ -612,6 +612,7 @@ pub fn run() -> ExitCode {
     // For a person who started the engine at a terminal; GUIs skip it (only `kinrow
     // gomocup`, whose managers parse every line, stays silent).
     session.emit(Reply::Text(help::greeting()));
+    log::info!("engine session started: commands on stdin, replies on stdout");
     // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
     let ahead = ReadAhead::new();
     spawn_bounded_stdin_reader(ahead.clone(), move |input, _| {

@@ -428,6 +428,12 @@ impl<W: Write> Session<W> {
                 debug_assert!(placed.is_ok(), "the square is empty and on the board");
                 self.time
                     .spent(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX));
+                log::info!(
+                    "move {},{} after {:.1} ms of thought",
+                    at.x,
+                    at.y,
+                    elapsed.as_secs_f64() * 1e3
+                );
                 self.emit_after_notices(Reply::Move(at));
             }
             // The board was checked to have an empty square before the search.
