@@ -531,14 +531,7 @@ pub fn solve_command_line(
                 checkpoint: checkpoint.as_mut(),
             };
             match bench::solve_board_with(g, &stop, limit, setup, &mut progress) {
-                Ok(line) => line.map(|mut line| {
-                    // A game of the list is compared with its known value.
-                    line.game = crate::fixture::solve_list()
-                        .iter()
-                        .find(|known| known.geometry == g)
-                        .cloned();
-                    each(&line)
-                }),
+                Ok(line) => line.map(|line| each(&line)),
                 Err(e) => {
                     if terminal {
                         let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
