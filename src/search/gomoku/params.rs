@@ -7,7 +7,9 @@
 //! The defaults are the values `kinrow tune spsa` reached on 2026-11-28 (two runs of 150
 //! iterations at 10,000 nodes a move against the earlier defaults, the second of which ends
 //! at these values): `results/tune/demo-30off/spsa-31/`, whose `spsa.log` and `state.jsonl`
-//! show every step. `docs/gomoku-search.md` says what they were measured worth.
+//! show every step; `verify_share`'s is the share the move-quality runs of
+//! `results/gomoku-search-2026-11-28/verify/` found best. `docs/gomoku-search.md` says what
+//! they were measured worth.
 
 use thiserror::Error;
 
@@ -164,6 +166,9 @@ params! {
     /// The check of the opponent's threats ends by this share (thousandths) of the hard
     /// limit.
     defence_share: 328 in 0..=1000 step 25;
+    /// The share (thousandths) of the time or node limit kept for checking the chosen move
+    /// against the opponent's replies (0: no check).
+    verify_share: 250 in 0..=900 step 50;
     /// Move ordering: a move that makes an open three.
     order_three: 2402 in 0..=30000 step 300;
     /// Move ordering: a move that makes two open threes.

@@ -34,6 +34,8 @@ const POLL_INTERVAL: u32 = 128;
 /// The lowest a history score falls by maluses (the ordering reads at most
 /// `order_history_cap` either way; the floor keeps repeated maluses from wrapping).
 const HISTORY_FLOOR: i32 = -(1 << 20);
+/// The deepest iteration of the check of a chosen move (the limits end it long before).
+const MAX_VERIFY_DEPTH: u32 = 64;
 
 /// The gomoku searcher's memory between searches and its per-search state.
 ///
@@ -369,8 +371,10 @@ impl Engine {
         }
     }
 
-    /// The main thread's iterative deepening over the root moves, to the job's depth;
-    /// reports each completed iteration.
+    /// The main thread's search: iterative deepening over the root moves, to the job's
+    /// depth, then the check of the chosen move against the opponent's replies (see
+    /// [`Engine::verify`]) in the share of the limits kept for it; reports each completed
+    /// iteration.
     pub(super) fn iterate(
         &mut self,
         b: &mut Board,
@@ -379,6 +383,40 @@ impl Engine {
         rng: &mut impl Rng,
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
+        let keep = self.params.verify_share.clamp(0, 900);
+        let main = 1000 - keep;
+        let until = share(job.limits, self.start, main);
+        let node_limit = self.node_limit;
+        let node_cap = (node_limit < u64::MAX).then(|| node_limit / 1000 * main as u64);
+        let (mut result, roots) = self.bounded_by(until, node_cap, |e| {
+            e.deepen(b, root, job, main, rng, report)
+        });
+        // Without a time or node limit nothing bounds the check, and a depth limit asks for
+        // that depth alone: in either case it is left out.
+        let limited = (until.is_some() || node_cap.is_some()) && job.limits.depth.is_none();
+        if keep > 0 && limited && !result.value.is_proven() && !self.aborted {
+            // The check ends when a move was planned to take (the soft limit, stretched as
+            // for a last iteration): under a clock it spends no more than the search did
+            // before it.
+            let planned = next_iteration_limit(job.limits).and_then(|t| self.start.checked_add(t));
+            self.bounded(planned, |e| e.verify(b, &roots, &mut result, report));
+        }
+        result.nodes = self.total_nodes();
+        result
+    }
+
+    /// The iterative deepening of [`Engine::iterate`], with new iterations begun within
+    /// `permille` thousandths of the usual time; the result and the root moves as the last
+    /// iteration left them, best first.
+    fn deepen(
+        &mut self,
+        b: &mut Board,
+        root: RootList,
+        job: &Job,
+        permille: i32,
+        rng: &mut impl Rng,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> (SearchResult, Vec<RootMove>) {
         let Job {
             limits,
             settings,
@@ -400,7 +438,8 @@ impl Engine {
             nodes: 0,
             depth: 0,
         };
-        let next_limit = next_iteration_limit(limits);
+        let next_limit =
+            next_iteration_limit(limits).map(|t| t * permille.clamp(0, 1000) as u32 / 1000);
         let root_lmr = self.params.root_lmr_move as usize;
         for depth in 1..=max_depth {
             self.seldepth = 0;
@@ -510,7 +549,80 @@ impl Engine {
             }
         }
         result.nodes = self.total_nodes();
-        result
+        (result, roots)
+    }
+
+    /// Checks the chosen move against the opponent's replies with a search of the position
+    /// after it, as deep as the rest of the limits allow: a move after which the opponent
+    /// wins is replaced by the next root move, which is checked in turn, until one holds or
+    /// the limits end the check. The root search spreads its time over every move, so a
+    /// win of the opponent's a few plies past its horizon is missed; searched from the
+    /// opponent's side alone, some are found (measured: `docs/gomoku-search.md`).
+    fn verify(
+        &mut self,
+        b: &mut Board,
+        roots: &[RootMove],
+        result: &mut SearchResult,
+        report: &mut dyn FnMut(&Iteration),
+    ) {
+        let Some(first) = result.best.map(|sq| b.cell_of(sq)) else {
+            return;
+        };
+        let candidates = std::iter::once(first).chain(
+            roots
+                .iter()
+                .filter(|r| r.cell != first && r.score > -MATE_BOUND)
+                .map(|r| r.cell),
+        );
+        for (i, c) in candidates.enumerate() {
+            b.make(c);
+            let refuted = self.refuted_by_search(b);
+            b.unmake();
+            if !refuted {
+                if i > 0 {
+                    result.best = Some(b.square_of(c));
+                    let score = roots.iter().find(|r| r.cell == c).map_or(0, |r| r.score);
+                    result.value = Value::from_score(score.clamp(-MATE, MATE), false, false);
+                    let pv = vec![b.square_of(c)];
+                    report(&self.iteration(result.depth.max(1), result.value, pv));
+                }
+                return;
+            }
+            if self.aborted {
+                return;
+            }
+        }
+    }
+
+    /// Whether the side to move of `b` (the opponent, a ply below the root) was found to
+    /// win, by iterative deepening until a win is found or the limits end it.
+    fn refuted_by_search(&mut self, b: &mut Board) -> bool {
+        // Its wins by fours and by threats first: a proof, and the cheapest to find.
+        if b.count(b.side() ^ 1, Threat::Five) == 0 {
+            let p = self.params;
+            self.vcf_left = p.root_vcf_budget as u64;
+            if self.vcf(b, p.root_vcf_depth as u32).is_some() {
+                return true;
+            }
+            self.vcf_left = p.root_vct_budget as u64;
+            if self.vct_deepening(b, p.root_vct_depth as u32).is_some() {
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        for depth in 1..MAX_VERIFY_DEPTH {
+            self.set_horizon(depth + 1);
+            let v = self.node(b, depth as i32, 1, -INF, INF);
+            if self.aborted {
+                return false;
+            }
+            if v >= MATE_BOUND {
+                return true;
+            }
+        }
+        false
     }
 
     /// The root's moves, unordered, and whether they are every move worth a look (facing
@@ -563,12 +675,27 @@ impl Engine {
     /// ends as a search at a limit does (finding no win), and the search goes on unless a
     /// limit of its own was reached.
     fn bounded<T>(&mut self, until: Option<Instant>, f: impl FnOnce(&mut Engine) -> T) -> T {
+        self.bounded_by(until, None, f)
+    }
+
+    /// [`Engine::bounded`], with the node limit also brought down to `node_cap`.
+    fn bounded_by<T>(
+        &mut self,
+        until: Option<Instant>,
+        node_cap: Option<u64>,
+        f: impl FnOnce(&mut Engine) -> T,
+    ) -> T {
         let saved = self.deadline;
+        let saved_nodes = self.node_limit;
         if let Some(u) = until {
             self.deadline = Some(saved.map_or(u, |d| d.min(u)));
         }
+        if let Some(n) = node_cap {
+            self.node_limit = saved_nodes.min(n);
+        }
         let r = f(self);
         self.deadline = saved;
+        self.node_limit = saved_nodes;
         if self.aborted
             && self.total_nodes() < self.node_limit
             && !self.stop.load(Ordering::Relaxed)
@@ -836,7 +963,8 @@ impl Engine {
             // A move that makes an open three or a four leaves the opponent a short list of
             // answers: searched a ply deeper, the threat sequences that decide gomoku are
             // followed to their end (to a bound). Extending fours only was better at
-            // 200 ms a move and much worse at 1 s (bench/strength, README).
+            // 200 ms a move and much worse at 1 s (bd54883, f973f74:
+            // results/strength-2026-11-23/).
             let new_depth =
                 if b.threat(c, us) as i32 >= self.params.extend_threat && ply < self.extend_ply {
                     depth
@@ -1086,6 +1214,17 @@ mod tests {
         seed: u64,
         threads: usize,
     ) -> ((SearchResult, Vec<Iteration>), u64) {
+        run_with(pos, limits, seed, threads, Params::DEFAULT)
+    }
+
+    /// A search with `threads` threads and the parameters `params`.
+    fn run_with(
+        pos: &Position,
+        limits: Limits,
+        seed: u64,
+        threads: usize,
+        params: Params,
+    ) -> ((SearchResult, Vec<Iteration>), u64) {
         let mut engine = Engine::new(4);
         let control = Control {
             stop: Arc::new(AtomicBool::new(false)),
@@ -1095,6 +1234,7 @@ mod tests {
         let mut its = Vec::new();
         let settings = Settings {
             threads,
+            params,
             ..Settings::default()
         };
         let r = engine.search(pos, &limits, settings, &control, &mut rng, &mut |it| {
@@ -1357,5 +1497,49 @@ mod tests {
         let (r, _) = run(&pos, limits, 1);
         assert_eq!(name(&r).as_deref(), Some("h5"), "{r:?}");
         assert!(matches!(r.value, Value::Win(_)), "{r:?}");
+    }
+
+    /// Whether the side to move of `pos` after `mv` wins by threats, as the root's threats
+    /// search finds it (the check's own budget).
+    fn wins_by_threats_after(pos: &Position, mv: Square) -> bool {
+        let mut engine = Engine::new(4);
+        engine.begin(Arc::new(AtomicBool::new(false)), None, u64::MAX, None);
+        let mut b = Board::of(pos);
+        b.make(b.cell_of(mv));
+        let p = Params::DEFAULT;
+        engine.vcf_left = p.root_vct_budget as u64;
+        engine
+            .vct_deepening(&mut b, p.root_vct_depth as u32)
+            .is_some()
+    }
+
+    #[test]
+    fn the_check_of_the_chosen_move_replaces_one_the_opponent_wins_against() {
+        // A middle game (from kinrow's games against Rapfi) where the root search, at this
+        // node count, prefers m9, after which the opponent wins by threats in 13 moves.
+        let pos = position(
+            "h8 i7 g9 h7 f7 f8 j7 j8 g6 e8 g8 g7 h6 i6 h9 i10 i9 j9 h11 h12 g10 f11 f10 e9 \
+             e11 d12 e6 d5 g12 g11 d10 e10 k6 i8 i4 l10 k10 d6 d7 f5 e5 j12 k9 k11",
+            false,
+        );
+        let limits = Limits {
+            nodes: Some(100_000),
+            ..Limits::default()
+        };
+        let unchecked = Params {
+            verify_share: 0,
+            ..Params::DEFAULT
+        };
+        let ((plain, _), _) = run_with(&pos, limits, 1, 1, unchecked);
+        let plain = plain.best.expect("a move");
+        assert!(wins_by_threats_after(&pos, plain), "{plain:?}");
+
+        let ((checked, its), _) = run_with(&pos, limits, 1, 1, Params::DEFAULT);
+        let checked = checked.best.expect("a move");
+        assert_ne!(checked, plain);
+        assert!(!wins_by_threats_after(&pos, checked), "{checked:?}");
+        // The move played leads the last line reported.
+        let last = its.last().expect("an iteration");
+        assert_eq!(last.pv.first(), Some(&checked));
     }
 }
