@@ -387,7 +387,10 @@ impl Engine {
         let main = 1000 - keep;
         let until = share(job.limits, self.start, main);
         let node_limit = self.node_limit;
-        let node_cap = (node_limit < u64::MAX).then(|| node_limit / 1000 * main as u64);
+        let node_cap = (node_limit < u64::MAX).then(|| {
+            u64::try_from(u128::from(node_limit) * u128::from(main.unsigned_abs()) / 1000)
+                .unwrap_or(node_limit)
+        });
         let (mut result, roots) = self.bounded_by(until, node_cap, |e| {
             e.deepen(b, root, job, main, rng, report)
         });
