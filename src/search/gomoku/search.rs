@@ -34,7 +34,7 @@ const POLL_INTERVAL: u32 = 128;
 /// The lowest a history score falls by maluses (the ordering reads at most
 /// `order_history_cap` either way; the floor keeps repeated maluses from wrapping).
 const HISTORY_FLOOR: i32 = -(1 << 20);
-/// The deepest iteration of the check of a chosen move (the limits end it long before).
+/// The check of a chosen move deepens to below this depth (the limits end it long before).
 const MAX_VERIFY_DEPTH: u32 = 64;
 
 /// The gomoku searcher's memory between searches and its per-search state.
@@ -383,7 +383,15 @@ impl Engine {
         rng: &mut impl Rng,
         report: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
-        let keep = self.params.verify_share.clamp(0, 900);
+        // Without a time or node limit nothing bounds the check, and a depth limit asks for
+        // that depth alone: in either case there is none, and the search keeps its limits.
+        let limited = (job.limits.hard_time.is_some() || self.node_limit < u64::MAX)
+            && job.limits.depth.is_none();
+        let keep = if limited {
+            self.params.verify_share.clamp(0, 900)
+        } else {
+            0
+        };
         let main = 1000 - keep;
         let until = share(job.limits, self.start, main);
         let node_limit = self.node_limit;
@@ -394,10 +402,7 @@ impl Engine {
         let (mut result, roots) = self.bounded_by(until, node_cap, |e| {
             e.deepen(b, root, job, main, rng, report)
         });
-        // Without a time or node limit nothing bounds the check, and a depth limit asks for
-        // that depth alone: in either case it is left out.
-        let limited = (until.is_some() || node_cap.is_some()) && job.limits.depth.is_none();
-        if keep > 0 && limited && !result.value.is_proven() && !self.aborted {
+        if keep > 0 && !result.value.is_proven() && !self.aborted {
             // The check ends when a move was planned to take (the soft limit, stretched as
             // for a last iteration): under a clock it spends no more than the search did
             // before it.
@@ -598,7 +603,9 @@ impl Engine {
     }
 
     /// Whether the side to move of `b` (the opponent, a ply below the root) was found to
-    /// win, by iterative deepening until a win is found or the limits end it.
+    /// win, by iterative deepening until a win is found or the limits end it. A win the
+    /// tree finds through pruned nodes counts too, though it is no proof: that is how the
+    /// check was measured to gain.
     fn refuted_by_search(&mut self, b: &mut Board) -> bool {
         // Its wins by fours and by threats first: a proof, and the cheapest to find.
         if b.count(b.side() ^ 1, Threat::Five) == 0 {
