@@ -449,15 +449,16 @@ impl<W: Write> Session<W> {
     /// Takes back moves up to and including the last one a person made (one move when two
     /// people play), reopening a finished game.
     fn undo(&mut self) -> Result<(), Stop> {
-        let human_moved = |session: &Self, ply: usize| {
-            // Who made ply `ply` (from 0): the side to move then.
-            let side = if ply.is_multiple_of(2) {
+        // Who made ply `ply` (from 0): the side to move then.
+        let mover = |ply: usize| {
+            if ply.is_multiple_of(2) {
                 Player::X
             } else {
                 Player::O
-            };
-            session.config.sides[side.index()] == Who::Human
+            }
         };
+        let human_moved =
+            |session: &Self, ply: usize| session.config.sides[mover(ply).index()] == Who::Human;
         if !(0..self.moves.len()).any(|ply| human_moved(self, ply)) {
             return self.say("nothing to undo");
         }
@@ -473,7 +474,7 @@ impl<W: Write> Session<W> {
         while let Some(square) = self.moves.pop() {
             self.position.unmake();
             let ply = self.moves.len();
-            let side = if ply.is_multiple_of(2) { 'x' } else { 'o' };
+            let side = mover(ply).letter();
             taken.push(format!("{} ({side})", self.config.geometry.name(square)));
             if human_moved(self, ply) {
                 break;

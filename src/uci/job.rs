@@ -626,6 +626,7 @@ mod tests {
     use crate::rules::Geometry;
 
     fn line(columns: u32, rows: u32, k: u32, value: Value) -> bench::SolveLine {
+        // The tests ask for boards of 3x3 and 4x4, well within the sizes allowed.
         let geometry = Geometry::new(columns, rows, k).expect("a small board");
         bench::SolveLine {
             geometry,

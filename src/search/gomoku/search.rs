@@ -393,12 +393,16 @@ impl Engine {
             0
         };
         let main = 1000 - keep;
-        let until = share(job.limits, self.start, main);
-        let node_limit = self.node_limit;
-        let node_cap = (node_limit < u64::MAX).then(|| {
-            u64::try_from(u128::from(node_limit) * u128::from(main.unsigned_abs()) / 1000)
-                .unwrap_or(node_limit)
-        });
+        let (until, node_cap) = if keep > 0 {
+            let node_limit = self.node_limit;
+            let cap = (node_limit < u64::MAX).then(|| {
+                u64::try_from(u128::from(node_limit) * u128::from(main.unsigned_abs()) / 1000)
+                    .unwrap_or(node_limit)
+            });
+            (share(job.limits, self.start, main), cap)
+        } else {
+            (None, None)
+        };
         let (mut result, roots) = self.bounded_by(until, node_cap, |e| {
             e.deepen(b, root, job, main, rng, report)
         });
@@ -576,20 +580,19 @@ impl Engine {
         let Some(first) = result.best.map(|sq| b.cell_of(sq)) else {
             return;
         };
-        let candidates = std::iter::once(first).chain(
-            roots
-                .iter()
-                .filter(|r| r.cell != first && r.score > -MATE_BOUND)
-                .map(|r| r.cell),
-        );
-        for (i, c) in candidates.enumerate() {
+        let others = roots
+            .iter()
+            .filter(|r| r.cell != first && r.score > -MATE_BOUND)
+            .map(|r| (r.cell, r.score));
+        // The chosen move's own score is not needed: it keeps the result it has.
+        let candidates = std::iter::once((first, 0)).chain(others);
+        for (i, (c, score)) in candidates.enumerate() {
             b.make(c);
             let refuted = self.refuted_by_search(b);
             b.unmake();
             if !refuted {
                 if i > 0 {
                     result.best = Some(b.square_of(c));
-                    let score = roots.iter().find(|r| r.cell == c).map_or(0, |r| r.score);
                     result.value = Value::from_score(score.clamp(-MATE, MATE), false, false);
                     let pv = vec![b.square_of(c)];
                     report(&self.iteration(result.depth.max(1), result.value, pv));
@@ -1541,14 +1544,17 @@ mod tests {
             ..Params::DEFAULT
         };
         let ((plain, _), _) = run_with(&pos, limits, 1, 1, unchecked);
+        // A position with empty cells and a node limit: every search returns a move.
         let plain = plain.best.expect("a move");
         assert!(wins_by_threats_after(&pos, plain), "{plain:?}");
 
         let ((checked, its), _) = run_with(&pos, limits, 1, 1, Params::DEFAULT);
+        // The same position and limit: a move again.
         let checked = checked.best.expect("a move");
         assert_ne!(checked, plain);
         assert!(!wins_by_threats_after(&pos, checked), "{checked:?}");
         // The move played leads the last line reported.
+        // 100,000 nodes complete the first iteration many times over.
         let last = its.last().expect("an iteration");
         assert_eq!(last.pv.first(), Some(&checked));
     }
