@@ -17,12 +17,9 @@ use super::tt::{Bound, Table};
 use super::vct::Refuted;
 use crate::eval::EVAL_LIMIT;
 use crate::rules::{Position, Rule, Square};
-use crate::search::alphabeta::{from_table, to_table};
-use crate::search::ordering::remember_killer;
-use crate::search::settled;
-use crate::search::{
-    Control, INF, Iteration, Limits, MATE, MATE_BOUND, SearchResult, Settings, Value,
-};
+use crate::search::killers::remember_killer;
+use crate::search::value::{INF, MATE, MATE_BOUND, Value, from_table, to_table};
+use crate::search::{Control, Iteration, Limits, SearchResult, Settings, settled};
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use std::sync::Arc;

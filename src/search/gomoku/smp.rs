@@ -6,7 +6,8 @@
 
 use super::board::Board;
 use super::search::{Engine, Job, RootList, RootMove};
-use crate::search::{INF, Iteration, SearchResult};
+use crate::search::value::INF;
+use crate::search::{Iteration, SearchResult};
 use rand::Rng;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -10,7 +10,7 @@
 //! checked against its key, never a message between threads.
 
 use super::board::Cell;
-pub use crate::search::tt::Bound;
+pub use crate::search::value::Bound;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// One slot: the key exclusive-ored with the data, and the data (see [`pack`]).

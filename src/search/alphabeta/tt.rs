@@ -5,62 +5,7 @@
 //! at any search depth, so it is used whatever depth is asked for, and it is kept in
 //! preference to heuristic entries.
 
-/// What a stored score says about the true score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The score is exact.
-    Exact,
-    /// The true score is at least this.
-    Lower,
-    /// The true score is at most this.
-    Upper,
-}
-
-impl Bound {
-    /// What a node's best score `best` says, the node searched with the window
-    /// (`alpha`, `beta`).
-    #[inline]
-    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
-        if best <= alpha {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        }
-    }
-
-    /// Whether a stored `score` with this bound settles a node searched with the window
-    /// (`alpha`, `beta`).
-    #[inline]
-    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
-        match self {
-            Bound::Exact => true,
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= alpha,
-        }
-    }
-
-    /// The bound's two bits in a table entry (0 marks an empty slot).
-    #[inline]
-    pub fn bits(self) -> u8 {
-        match self {
-            Bound::Exact => 1,
-            Bound::Lower => 2,
-            Bound::Upper => 3,
-        }
-    }
-
-    /// The bound of an entry's two bits (not 0: the slot holds an entry).
-    #[inline]
-    pub fn from_bits(bits: u8) -> Bound {
-        match bits & 3 {
-            1 => Bound::Exact,
-            2 => Bound::Lower,
-            _ => Bound::Upper,
-        }
-    }
-}
+use crate::search::value::Bound;
 
 /// One stored search result.
 #[derive(Clone, Copy, Debug, Default)]

@@ -5,7 +5,7 @@
 //! Moves are ordered by the table's move, the killer moves of the ply, the windows through the
 //! square (weighted steeply by the stones in them), the history of cutoffs and centrality.
 
-use super::Searcher;
+use super::Engine;
 use crate::rules::{Bits, Geometry, Player, Position, Square};
 
 /// Boards with more cells than this are searched near the stones only.
@@ -75,7 +75,7 @@ impl BoardMaps {
     }
 }
 
-impl Searcher {
+impl Engine {
     /// Scores the empty squares for move ordering: the table's move first, then the killer
     /// moves of this ply, then squares on many lines that are open for us or for the opponent
     /// (weighted steeply by their stones), then history and centrality.
@@ -142,16 +142,6 @@ impl Searcher {
         self.score_moves(pos, cands, tt_move, 0, &mut scored);
         scored.sort_by_key(|&(s, sq)| (std::cmp::Reverse(s), sq));
         scored.into_iter().map(|(_, sq)| sq).collect()
-    }
-}
-
-/// Records `m` as the newest killer move of a ply (it caused a cutoff there), the older one
-/// moving to second place, unless `m` is already first.
-#[inline]
-pub(super) fn remember_killer<M: Copy + PartialEq>(killers: &mut [Option<M>; 2], m: M) {
-    if killers[0] != Some(m) {
-        killers[1] = killers[0];
-        killers[0] = Some(m);
     }
 }
 

@@ -3,10 +3,10 @@
 //! is to block it. A win found this way is a proof against every defence, however large the
 //! board, though not always the fastest win.
 
-use super::Searcher;
+use super::Engine;
 use crate::rules::{Bits, Player, Position, Square};
 
-impl Searcher {
+impl Engine {
     /// A forced win for the side to move by continuous fours within `depth` attacking moves
     /// and `budget` tried moves: the number of own moves it takes (the winning move included)
     /// and the first move.
@@ -98,7 +98,7 @@ fn fours(pos: &Position) -> Bits {
 #[cfg(test)]
 mod tests {
     use crate::rules::{Geometry, Position, Rule, Tables};
-    use crate::search::Searcher;
+    use crate::search::alphabeta::Engine;
 
     fn position(c: u32, r: u32, k: u32, moves: &str) -> Position {
         let g = Geometry::new(c, r, k).unwrap();
@@ -115,7 +115,7 @@ mod tests {
         // closed at k8 by o. Any of the fours x can make (f8, g8, h6, h7, h11, h12) leads to a
         // win within a few more fours: h7 or h11 at once make an open four.
         let mut pos = position(15, 15, 5, "h8 a1 i8 a3 j8 k8 h10 a5 h9 a7");
-        let mut s = Searcher::new(1).unwrap();
+        let mut s = Engine::new(1).unwrap();
         let (n, first) = s.vcf(&mut pos, 8, 10_000).expect("a VCF exists");
         assert!(n <= 4, "{n}");
         let g = pos.geometry();
@@ -138,7 +138,7 @@ mod tests {
             .split_whitespace()
             .map(|m| g.square_named(m).unwrap())
             .collect();
-        let mut s = Searcher::new(1).unwrap();
+        let mut s = Engine::new(1).unwrap();
         let mut pos = Position::from_moves(Tables::new(renju), &sqs).unwrap();
         let (n, first) = s.vcf(&mut pos, 1, 10_000).expect("o wins by one four");
         assert_eq!(n, 2);
@@ -150,7 +150,7 @@ mod tests {
     #[test]
     fn no_vcf_on_a_quiet_board() {
         let mut pos = position(15, 15, 5, "h8 h9");
-        let mut s = Searcher::new(1).unwrap();
+        let mut s = Engine::new(1).unwrap();
         assert!(s.vcf(&mut pos, 8, 10_000).is_none());
     }
 }

@@ -1,0 +1,365 @@
+//! The [`Searcher`]: what the front ends call. It settles what the rules decide without a
+//! search, then hands the position to the search that fits it: the proof search for a
+//! value asked for with no limit, the gomoku search for gomoku, the general alpha-beta for
+//! the rest. It also shares one memory budget (`Hash`) among the searches' tables.
+
+use super::alphabeta::{self, TableSizeError};
+use super::value::Value;
+use super::{Control, Iteration, Limits, SearchResult, Settings, gomoku, no_move, pick, proof};
+use crate::rules::{Bits, Position, Square};
+use rand::Rng;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Boards of fewer cells are solved by alpha-beta, whose search with the stones-left count
+/// is faster there than df-pn (measured on (5,5,4) and (5,4,4)); larger boards by the proof
+/// search. (`solve` proves the smaller boards' draws with the proof module's exhaustive
+/// search, faster still; `go` keeps alpha-beta there, whose iterations it reports.)
+const PROOF_MIN_CELLS: usize = 29;
+
+/// Whether `go` with no limit and `solve` prove `pos` with the proof search ([`proof`])
+/// rather than with alpha-beta: freestyle boards of 29 to 64 cells.
+pub fn uses_proof_search(pos: &Position) -> bool {
+    proof::applies(pos) && pos.geometry().cells() >= PROOF_MIN_CELLS
+}
+
+/// The searches' memory between searches: the general search, and the gomoku search once a
+/// gomoku position has been searched.
+pub struct Searcher {
+    general: alphabeta::Engine,
+    /// The gomoku search, made on first use with half of `hash_mb` (the general table then
+    /// keeps the other half).
+    gomoku: Option<gomoku::Engine>,
+    hash_mb: usize,
+}
+
+impl Searcher {
+    /// A searcher with tables of `hash_mb` MB in all.
+    pub fn new(hash_mb: usize) -> Result<Searcher, TableSizeError> {
+        Ok(Searcher {
+            general: alphabeta::Engine::new(hash_mb)?,
+            gomoku: None,
+            hash_mb,
+        })
+    }
+
+    /// Replaces the tables by empty ones of `hash_mb` MB in all; on failure the old table
+    /// and its contents stay.
+    pub fn resize(&mut self, hash_mb: usize) -> Result<(), TableSizeError> {
+        self.general.resize(hash_mb)?;
+        self.hash_mb = hash_mb;
+        self.gomoku = None;
+        Ok(())
+    }
+
+    /// Forgets everything learned: tables and histories.
+    pub fn clear(&mut self) {
+        self.general.clear();
+        if let Some(g) = &mut self.gomoku {
+            g.clear();
+        }
+    }
+
+    /// Makes ready, off the clock, what searching games like `root`'s needs and would
+    /// otherwise be made by the first search: the gomoku search with its table and the
+    /// tables its patterns are read from (together some tens of milliseconds). Front ends
+    /// call it when a game starts or its rules change; it changes no search result.
+    pub fn prepare(&mut self, root: &Position) {
+        if gomoku::applies(root) {
+            self.gomoku_engine();
+            gomoku::warm_up(root);
+        }
+    }
+
+    /// The gomoku search, made on first use.
+    fn gomoku_engine(&mut self) -> &mut gomoku::Engine {
+        let hash_mb = self.hash_mb;
+        let general = &mut self.general;
+        self.gomoku.get_or_insert_with(|| {
+            // `Hash` is the memory of both tables together: the gomoku search's table takes
+            // half of it from the general one (at least 1 MB each), so that `Hash` and
+            // Gomocup's `max_memory` stay the bound they promise.
+            let half = (hash_mb / 2).max(1);
+            // On failure the general table keeps its size: memory is then over the bound
+            // by at most the smaller table, and the search goes on.
+            let _ = general.resize(half);
+            gomoku::Engine::new(half)
+        })
+    }
+
+    /// Searches `root` and returns the move to play. `report` is called after every completed
+    /// iteration; `rng` breaks ties between equally good root moves when the settings ask for
+    /// it.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        limits: &Limits,
+        settings: Settings,
+        control: &Control,
+        rng: &mut impl Rng,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        if root.outcome().is_some() {
+            return no_move();
+        }
+        // The root moves allowed, if the caller restricted them to some legal ones.
+        let allowed = limits
+            .root
+            .map(|r| root.without_forbidden(r.and(root.empty())))
+            .filter(|r| !r.is_empty());
+        if let Some(r) = self.by_the_rules(root, allowed, settings, control.start, rng, report) {
+            return r;
+        }
+        if *limits == Limits::default()
+            && uses_proof_search(root)
+            && let Some(r) = self.prove(root, control, report)
+        {
+            return r;
+        }
+        if gomoku::applies(root) {
+            let limits = Limits {
+                root: allowed,
+                ..*limits
+            };
+            let engine = self.gomoku_engine();
+            return engine.search(root, &limits, settings, control, rng, report);
+        }
+        self.general
+            .search(root, limits, allowed, settings, control, rng, report)
+    }
+
+    /// The value the rules decide without a search, if they do: a win on the move, or a
+    /// loss the side to move cannot stop (two wins to block, or under renju a block X may
+    /// not play). Only among `allowed` moves if given.
+    fn by_the_rules(
+        &mut self,
+        pos: &Position,
+        allowed: Option<Bits>,
+        settings: Settings,
+        start: Instant,
+        rng: &mut impl Rng,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Option<SearchResult> {
+        let only = |set: Bits| allowed.map_or(set, |a| set.and(a));
+        let us = pos.side_to_move();
+        let wins = only(pos.threats(us));
+        if !wins.is_empty() {
+            // Any winning square is equally good.
+            let moves: Vec<Square> = wins.iter().collect();
+            let best = pick(&moves, settings, rng);
+            return Some(self.settled(best, Value::Win(1), 1, 1, start, report));
+        }
+        let losses = pos.threats(us.other());
+        let blocked =
+            losses.count() == 1 && pos.forbidden(losses.iter().next().unwrap_or(0)).is_some();
+        if losses.count() < 2 && !blocked {
+            return None;
+        }
+        // The opponent wins next move whatever we do; block one square all the same (one we
+        // may play), or play any move we may.
+        let mut moves: Vec<Square> = only(pos.without_forbidden(losses)).iter().collect();
+        if moves.is_empty() {
+            moves = match allowed {
+                Some(a) => a.iter().collect(),
+                None => self.general.moves_in_order(pos),
+            };
+        }
+        if moves.is_empty() {
+            return Some(no_move());
+        }
+        let best = pick(&moves, settings, rng);
+        Some(self.settled(best, Value::Loss(1), 2, 1, start, report))
+    }
+
+    /// The proven value of `pos` and a move that keeps it, by the proof search, if it
+    /// proves one (it stops only on the stop flag). The general table gives its memory to
+    /// the proof search's meanwhile, so that `Hash` stays the bound.
+    fn prove(
+        &mut self,
+        pos: &Position,
+        control: &Control,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Option<SearchResult> {
+        // The gomoku search's table, if one was made for an earlier board, keeps its half.
+        let hash_mb = if self.gomoku.is_some() {
+            (self.hash_mb / 2).max(1)
+        } else {
+            self.hash_mb
+        };
+        // On failure to shrink or regrow, the general table keeps its size: memory is then
+        // over the bound by at most that table.
+        let _ = self.general.resize(1);
+        let budget = proof::Budget {
+            hash_mb,
+            stop: Arc::clone(&control.stop),
+            start: control.start,
+            deadline: None,
+            always_pass: false,
+        };
+        let found = proof::prove(pos, &budget, false, &mut |_| {});
+        let _ = self.general.resize(hash_mb);
+        let p = found?;
+        let best = p.best.filter(|_| p.value.is_proven())?;
+        let depth = match p.value {
+            Value::Win(n) => 2 * n - 1,
+            Value::Loss(n) => 2 * n,
+            _ => pos.empty().count(),
+        };
+        Some(self.settled(best, p.value, depth, p.nodes, control.start, report))
+    }
+
+    /// Reports a value found without the tree search, as one iteration, and returns it.
+    fn settled(
+        &self,
+        best: Square,
+        value: Value,
+        depth: u32,
+        nodes: u64,
+        start: Instant,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        let hashfull = self.general.hashfull();
+        super::settled(best, value, depth, nodes.max(1), start, hashfull, report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Tables};
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    /// A 15x15 middle game where both sides have many fours to try.
+    fn middle_game() -> Position {
+        let g = Geometry::new(15, 15, 5).expect("15x15");
+        let moves = "h8 h9 i8 g8 i9 i7 j10 k11 j9 k9 g10 f11 j8 k8 i10 i11 h10 g11 j11 k12";
+        let sqs: Vec<Square> = moves
+            .split_whitespace()
+            .map(|m| g.square_named(m).expect("a square"))
+            .collect();
+        Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
+    }
+
+    /// `s`'s search of `pos` under `limits`, seeded with 1; `stopped`: with the stop flag up.
+    fn search_with(
+        s: &mut Searcher,
+        pos: &Position,
+        limits: &Limits,
+        stopped: bool,
+    ) -> SearchResult {
+        let control = Control {
+            stop: Arc::new(AtomicBool::new(stopped)),
+            start: Instant::now(),
+        };
+        let mut rng = StdRng::seed_from_u64(1);
+        s.search(
+            pos,
+            limits,
+            Settings::default(),
+            &control,
+            &mut rng,
+            &mut |_| {},
+        )
+    }
+
+    fn run(limits: Limits, stopped: bool) -> (SearchResult, Duration, Position) {
+        let pos = middle_game();
+        let mut s = Searcher::new(1).expect("a table");
+        let start = Instant::now();
+        let r = search_with(&mut s, &pos, &limits, stopped);
+        (r, start.elapsed(), pos)
+    }
+
+    /// `prepare` makes ahead of time what the first search would make, and nothing else:
+    /// a prepared searcher searches node for node as a fresh one.
+    #[test]
+    fn preparing_changes_no_search() {
+        let pos = middle_game();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let search = |prepared: bool| {
+            let mut s = Searcher::new(4).expect("a table");
+            if prepared {
+                s.prepare(&pos);
+                assert!(s.gomoku.is_some(), "15x15 k=5 is for the gomoku search");
+            }
+            let r = search_with(&mut s, &pos, &limits, false);
+            (r.best, r.nodes, r.depth)
+        };
+        assert_eq!(search(true), search(false));
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_every_loop_at_once_with_a_legal_move() {
+        let (r, _, pos) = run(Limits::default(), true);
+        let best = r.best.expect("a move while the game is on");
+        assert!(pos.empty().contains(best));
+        // The root's fours search and the first alpha-beta nodes poll: a few polling
+        // intervals of work at most (the fours search alone may try 20,000 moves).
+        assert!(r.nodes < 1_000, "{}", r.nodes);
+    }
+
+    #[test]
+    fn go_without_limits_proves_with_the_proof_search() {
+        let mut s = Searcher::new(4).expect("a table");
+        let control = Control {
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+        };
+        let mut rng = StdRng::seed_from_u64(1);
+        for (c, rows, k, win) in [(6, 5, 4, true), (6, 5, 5, false), (7, 6, 4, true)] {
+            let pos = Position::new(Tables::new(Geometry::new(c, rows, k).expect("a board")));
+            assert!(uses_proof_search(&pos));
+            let mut reports = 0;
+            let res = s.search(
+                &pos,
+                &Limits::default(),
+                Settings::default(),
+                &control,
+                &mut rng,
+                &mut |_| reports += 1,
+            );
+            let best = res.best.expect("a move");
+            assert!(pos.empty().contains(best));
+            assert_eq!(reports, 1);
+            match (win, res.value) {
+                (true, Value::Win(_)) | (false, Value::Draw) => {}
+                (_, v) => panic!("{c}x{rows} k={k}: {v:?}"),
+            }
+            // The move keeps the value: after it the opponent cannot win (and, for a win,
+            // it is proven again from there).
+            let mut after = pos.clone();
+            after.make(best);
+            let budget = proof::Budget {
+                hash_mb: 4,
+                stop: Arc::new(AtomicBool::new(false)),
+                start: Instant::now(),
+                deadline: None,
+                always_pass: false,
+            };
+            let reply = proof::prove(&after, &budget, false, &mut |_| {}).expect("freestyle");
+            match (win, reply.value) {
+                (true, Value::Loss(_)) | (false, Value::Draw) => {}
+                (_, v) => panic!("{c}x{rows} k={k} after {best}: {v:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_hard_deadline_ends_the_iteration_in_progress() {
+        let limits = Limits {
+            hard_time: Some(Duration::from_millis(30)),
+            ..Limits::default()
+        };
+        let (r, took, pos) = run(limits, false);
+        let best = r.best.expect("a move while the game is on");
+        assert!(pos.empty().contains(best));
+        // Generous: a loaded test machine can hold the thread back.
+        assert!(took < Duration::from_millis(500), "{took:?}");
+    }
+}
