@@ -1,8 +1,10 @@
 //! The module graph is a fan: the core (rules, eval, search, engine) knows nothing of text or
 //! of any front end; the front ends (UCI session, Gomocup brain, referee, play, serve, report,
 //! tune) stand side by side over the core and the shared modules (protocol, io, text, client,
-//! render, stats) and import none of each other. This test reads the sources and fails on an import that
-//! breaks that shape, naming the file and the line.
+//! render, stats) and import none of each other. Inside `search`, the three searches (the
+//! general alpha-beta, the gomoku search, the proof search) import none of each other nor the
+//! dispatcher, and what they share imports none of them. These tests read the sources and fail
+//! on an import that breaks that shape, naming the file and the line.
 
 use std::path::{Path, PathBuf};
 
@@ -162,5 +164,151 @@ fn crate_paths_are_found_in_uses_and_expressions() {
     assert_eq!(
         crate_paths("let x = crate::referee::args::parse(&a); // crate::play"),
         ["referee"]
+    );
+}
+
+/// The searches inside `search/`, each a folder: none may import another.
+const SEARCHES: &[&str] = &["alphabeta", "gomoku", "proof"];
+
+/// The modules of `search/` that may name the searches: the index (`search/mod.rs`, whose
+/// module path has no second part) and the dispatcher.
+const SEARCH_INDEX: &[&str] = &["", "dispatch"];
+
+/// The module path of a file under `src/`: `search/gomoku/vcf.rs` -> [search, gomoku, vcf],
+/// `search/gomoku/mod.rs` -> [search, gomoku].
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(src).expect("a file under src");
+    let mut path: Vec<String> = relative
+        .components()
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .collect();
+    if path.last().is_some_and(|l| l == "mod") {
+        path.pop();
+    }
+    path
+}
+
+/// The modules directly inside `search` that a line of code in the module `at` names,
+/// through `crate::search::` or through `super::` paths that lead into `search`.
+fn search_paths(at: &[String], line: &str) -> Vec<String> {
+    let code = line.split("//").next().unwrap_or("");
+    let mut found = Vec::new();
+    let mut rest = code;
+    loop {
+        let crate_at = rest.find("crate::search::");
+        let super_at = rest.find("super::");
+        let (start, mut after, mut base) = match (crate_at, super_at) {
+            (Some(c), s) if s.is_none_or(|s| c < s) => (c, "crate::search::".len(), 1),
+            (_, Some(s)) => (s, 0, at.len()),
+            _ => break,
+        };
+        // Each `super::` goes one module up from `at`.
+        while rest[start + after..].starts_with("super::") {
+            after += "super::".len();
+            base = base.saturating_sub(1);
+        }
+        let tail = &rest[start + after..];
+        rest = &rest[start + after.max(1)..];
+        // The path so far, from the crate root: it must be `search` for the next name to be
+        // one of its modules.
+        let prefix: Vec<&str> = if crate_at.is_some_and(|c| c == start) {
+            vec!["search"]
+        } else {
+            at[..base].iter().map(String::as_str).collect()
+        };
+        let names: Vec<String> = if let Some(group) = tail.strip_prefix('{') {
+            let inner = group.split('}').next().unwrap_or("");
+            inner
+                .split(',')
+                .map(|s| s.trim().split("::").next().unwrap_or("").to_string())
+                .filter(|s| !s.is_empty())
+                .collect()
+        } else {
+            let name: String = tail
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            vec![name]
+        };
+        // Only a path that reaches `search` itself can name another search; one that stays
+        // inside the current search names none.
+        if prefix == ["search"] {
+            found.extend(names);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_searches_import_none_of_each_other() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("search"), &mut files);
+    files.sort();
+    let mut problems = Vec::new();
+    for file in &files {
+        let path = module_path(&src, file);
+        let own = path.get(1).map(String::as_str).unwrap_or("");
+        if SEARCH_INDEX.contains(&own) {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).expect("a readable source file");
+        for (number, line) in text.lines().enumerate() {
+            for name in search_paths(&path, line) {
+                let other_search = SEARCHES.contains(&name.as_str()) && name != own;
+                if other_search || name == "dispatch" {
+                    problems.push(format!(
+                        "{}:{}: `search::{own}` imports `search::{name}`: {}",
+                        file.strip_prefix(&src).unwrap_or(file).display(),
+                        number + 1,
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "imports against the searches' boundaries:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn search_paths_are_resolved_from_the_file() {
+    let at = |p: &str| p.split('/').map(String::from).collect::<Vec<_>>();
+    assert_eq!(
+        search_paths(
+            &at("search/gomoku/vcf"),
+            "use crate::search::{value::INF, proof};"
+        ),
+        ["value", "proof"]
+    );
+    assert_eq!(
+        search_paths(&at("search/gomoku/vcf"), "use super::board::Board;"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        search_paths(
+            &at("search/gomoku/vcf"),
+            "use super::super::alphabeta::Engine;"
+        ),
+        ["alphabeta"]
+    );
+    assert_eq!(
+        search_paths(&at("search/gomoku"), "use super::{Limits, proof};"),
+        ["Limits", "proof"]
+    );
+    assert_eq!(
+        search_paths(
+            &at("search/value"),
+            "x = super::gomoku::f(); // crate::search::proof"
+        ),
+        ["gomoku"]
     );
 }
