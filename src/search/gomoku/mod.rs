@@ -10,7 +10,8 @@
 //! - `vcf`: wins by continuous fours; `vct`: wins by continuous threats (fours and open
 //!   threes);
 //! - `params`: the search's tunable numbers, one typed table;
-//! - `search`: iterative deepening, principal variation search, the table (`tt`);
+//! - `search`: the searcher and its entry point; `root`: iterative deepening and the checks
+//!   at the root; `node`: a node of the principal variation search; `tt`: the table;
 //! - `smp`: helper threads for `Threads` above 1 (lazy SMP).
 //!
 //! Freestyle, the exact rule and renju are played here. Under renju the pattern tables give
@@ -21,10 +22,14 @@
 mod board;
 mod eval;
 mod movegen;
+mod node;
 pub mod params;
 mod pattern;
+mod root;
 mod search;
 mod smp;
+#[cfg(test)]
+mod tests;
 mod tt;
 #[cfg(test)]
 mod tune;

@@ -1,0 +1,539 @@
+//! A node of the tree search: the forced replies the patterns decide, the horizon (stand pat,
+//! a short fours search, the answers to open threes searched on), the table, futility and
+//! null-move pruning, move ordering, pruning of late moves, threat extensions and late-move
+//! reductions, and what a cut teaches the ordering.
+
+use super::board::{Board, Cell};
+use super::eval::evaluate;
+use super::movegen::{self, Kind};
+use super::params::Params;
+use super::pattern::{Pattern, Threat};
+use super::search::Engine;
+use super::tt::Bound;
+use crate::eval::EVAL_LIMIT;
+use crate::search::killers::remember_killer;
+use crate::search::value::{INF, MATE, MATE_BOUND, from_table, to_table};
+
+/// The lowest a history score falls by maluses (the ordering reads at most
+/// `order_history_cap` either way; the floor keeps repeated maluses from wrapping).
+const HISTORY_FLOOR: i32 = -(1 << 20);
+
+impl Engine {
+    /// Gives each listed move its ordering score.
+    pub(super) fn score_moves(
+        &self,
+        b: &Board,
+        list: &mut [(i32, Cell)],
+        tt_move: Option<Cell>,
+        counter: Option<Cell>,
+        ply: usize,
+    ) {
+        let us = b.side();
+        let them = us ^ 1;
+        let killers = self.killers[ply];
+        let p = &self.params;
+        for (s, c) in list.iter_mut() {
+            let c = *c;
+            *s = if Some(c) == tt_move {
+                1 << 28
+            } else {
+                let history = self.history[c][us].saturating_mul(p.order_history) / 16;
+                let mut v = p.order(b.threat(c, us), true)
+                    + p.order(b.threat(c, them), false)
+                    + b.cell_score(c, us)
+                    + b.cell_score(c, them) * p.order_their_cells / 100
+                    + history.clamp(-p.order_history_cap, p.order_history_cap);
+                if killers.contains(&Some(c)) {
+                    v += p.order_killer;
+                }
+                if counter == Some(c) {
+                    v += p.order_counter;
+                }
+                v
+            };
+        }
+    }
+
+    /// The value of the board for the side to move, `ply` plies below the root, searched
+    /// `depth` plies deep (fail-soft). Sets `self.aborted` (and returns 0) at a limit.
+    pub(super) fn node(
+        &mut self,
+        b: &mut Board,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.pv[ply].clear();
+        self.evals[ply] = None;
+        if self.count_node() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = b.side();
+        let p = ply as i32;
+        if b.count(us, Threat::Five) > 0 {
+            return MATE - (p + 1);
+        }
+        if b.full() || ply + 4 >= self.pv.len() {
+            return 0;
+        }
+        alpha = alpha.max(-(MATE - p));
+        beta = beta.min(MATE - (p + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if let Some(v) = self.forced(b, depth, ply, alpha, beta) {
+            return v;
+        }
+        if depth <= 0
+            && let Some(v) = self.at_horizon(b, ply, beta)
+        {
+            return v;
+        }
+        let key = b.hash() ^ (us as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let tt_move = match self.probe(b, key, depth, ply, alpha, beta) {
+            Probe::Settled(score) => return score,
+            Probe::Move(m) => m,
+        };
+        let pv_node = beta - alpha > 1;
+        let improving = self.note_eval(b, depth, ply);
+        if !pv_node && let Some(v) = self.prune_node(b, depth, ply, beta) {
+            return v;
+        }
+        let unsound_before = self.unsound;
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        let Some(kind) = self.fill_moves(b, ply, tt_move, &mut list) else {
+            self.lists[ply] = list;
+            // Facing an open four to come with no four and no block.
+            return -(MATE - (p + 4));
+        };
+        let at = At {
+            depth,
+            ply,
+            pv_node,
+            improving,
+            tt_move,
+            kind,
+            previous: b.last_move().filter(|_| !self.after_null[ply]),
+        };
+        let found = self.search_moves(b, &mut list, at, alpha, beta);
+        self.lists[ply] = list;
+        let Some((best, best_move, best_sound)) = found else {
+            return 0;
+        };
+        if best >= MATE_BOUND && best_sound {
+            self.unsound = unsound_before;
+        }
+        let bound = Bound::of(best, alpha, beta);
+        let sound = self.unsound == unsound_before;
+        self.tt
+            .store(key, to_table(best, ply), bound, depth, sound, best_move);
+        best
+    }
+
+    /// What the patterns force before any search: a five of the opponent's to block is the
+    /// one move, played without using up depth (two of them, or a block forbidden to black
+    /// under renju, lose); an open four of ours wins. `None` if nothing is forced.
+    fn forced(
+        &mut self,
+        b: &mut Board,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let us = b.side();
+        let them = us ^ 1;
+        let p = ply as i32;
+        match b.count(them, Threat::Five) {
+            0 => {}
+            1 => {
+                let Some(c) = b.find(them, Threat::Five) else {
+                    return Some(0);
+                };
+                if !b.allowed(c, us) {
+                    // Under renju, black forbidden its only block.
+                    return Some(-(MATE - (p + 2)));
+                }
+                b.make(c);
+                let v = -self.node(b, depth, ply + 1, -beta, -alpha);
+                b.unmake();
+                if !self.aborted {
+                    self.set_pv(ply, c);
+                }
+                return Some(v);
+            }
+            _ => return Some(-(MATE - (p + 2))),
+        }
+        b.has(us, Threat::OpenFour).then_some(MATE - (p + 3))
+    }
+
+    /// The value of a horizon node, if it is quiet: a win by fours ends the line; a position
+    /// where the opponent threatens an open four, or would win by fours if it were to move,
+    /// is not quiet (`None`): its answers are searched (to a bound of plies) before anything
+    /// is evaluated.
+    fn at_horizon(&mut self, b: &mut Board, ply: usize, beta: i32) -> Option<i32> {
+        let us = b.side();
+        let them = us ^ 1;
+        let open_three = ply < self.quiet_ply && b.has(them, Threat::OpenFour);
+        // Stand pat: where the opponent has no open three, a static value at beta or above
+        // ends the leaf whatever our fours would add (a win by them would only raise it),
+        // unless the opponent has fours that might win.
+        let stand = (!open_three).then(|| evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1));
+        let cut = stand.is_some_and(|s| s >= beta);
+        if cut && b.fours(them) == 0 {
+            return Some(stand.unwrap_or(beta));
+        }
+        if !cut && b.fours(us) > 0 {
+            self.vcf_left = self.params.leaf_vcf_budget as u64;
+            if let Some((plies, _)) = self.vcf(b, self.params.leaf_vcf_depth as u32) {
+                return Some(MATE - (ply as i32 + plies as i32));
+            }
+        }
+        let noisy =
+            open_three || (ply < self.quiet_ply && b.fours(them) > 0 && self.opponent_vcf(b));
+        if noisy {
+            return None;
+        }
+        Some(stand.unwrap_or_else(|| evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)))
+    }
+
+    /// What the table knows of the node with key `key`: a score that settles it at `depth`
+    /// with the window, or the move it found best there, to try first.
+    fn probe(
+        &mut self,
+        b: &Board,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Probe {
+        let Some(hit) = self.tt.probe(key) else {
+            return Probe::Move(None);
+        };
+        if hit.depth >= depth {
+            let score = from_table(hit.score, ply);
+            if hit.bound.settles(score, alpha, beta) {
+                if score.abs() >= MATE_BOUND && !hit.sound {
+                    self.unsound += 1;
+                }
+                return Probe::Settled(score);
+            }
+        }
+        Probe::Move(hit.best.filter(|&c| b.is_empty(c)))
+    }
+
+    /// Records the node's static value where it is quiet (the opponent has no open three)
+    /// and says whether the side to move stands better than two plies ago: if not, fewer of
+    /// its late moves are worth a look.
+    fn note_eval(&mut self, b: &Board, depth: i32, ply: usize) -> bool {
+        let quiet = depth > 0 && !b.has(b.side() ^ 1, Threat::OpenFour);
+        self.evals[ply] = quiet.then(|| evaluate(b));
+        ply >= 2
+            && match (self.evals[ply], self.evals[ply - 2]) {
+                (Some(now), Some(before)) => now > before,
+                _ => true,
+            }
+    }
+
+    /// Quiet nodes off the principal variation, where the opponent has no open three: a
+    /// static value well above beta (reverse futility), or one that stays above it after a
+    /// free move for the opponent (a null move), cuts the node short with that value.
+    fn prune_node(&mut self, b: &mut Board, depth: i32, ply: usize, beta: i32) -> Option<i32> {
+        let static_eval = self.evals[ply]?;
+        if beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let p = &self.params;
+        if depth <= p.futility_depth
+            && b.fours(b.side() ^ 1) == 0
+            && static_eval - p.futility_margin * depth >= beta
+        {
+            self.unsound += 1;
+            return Some(static_eval);
+        }
+        if depth < p.null_min_depth || self.after_null[ply] || static_eval < beta {
+            return None;
+        }
+        let r = p.null_reduction + depth / p.null_depth_divisor;
+        b.pass();
+        self.after_null[ply + 1] = true;
+        let v = -self.node(b, depth - 1 - r, ply + 1, -beta, -beta + 1);
+        self.after_null[ply + 1] = false;
+        b.pass();
+        if self.aborted {
+            return Some(0);
+        }
+        if v >= beta {
+            self.unsound += 1;
+            return Some(if v >= MATE_BOUND { beta } else { v });
+        }
+        None
+    }
+
+    /// The node's moves, scored for ordering and cut to `max_width` where the list is not
+    /// complete (a list near the stones makes the node unsound). `None` if there is none:
+    /// facing an open three with no answer.
+    fn fill_moves(
+        &mut self,
+        b: &mut Board,
+        ply: usize,
+        tt_move: Option<Cell>,
+        list: &mut Vec<(i32, Cell)>,
+    ) -> Option<Kind> {
+        list.clear();
+        let kind = movegen::generate(b, &mut self.marks, list);
+        if kind == Kind::Near {
+            self.unsound += 1;
+        }
+        if list.is_empty() {
+            return None;
+        }
+        let us = b.side();
+        let previous = b.last_move().filter(|_| !self.after_null[ply]);
+        let counter = previous.and_then(|m| self.counters[m][us]);
+        self.score_moves(b, list, tt_move, counter, ply);
+        let width = self.params.max_width as usize;
+        if kind == Kind::Near && list.len() > width {
+            // The best-ordered moves only: gomoku is played where the threats are.
+            list.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+            list.truncate(width);
+        }
+        Some(kind)
+    }
+
+    /// Principal variation search over the node's ordered moves: the best score, its move,
+    /// and whether that move's subtree left nothing out (a win through it is then a proof
+    /// whatever was left out elsewhere); `None` if a limit was hit. Stops at a cut, which
+    /// it teaches the ordering.
+    fn search_moves(
+        &mut self,
+        b: &mut Board,
+        list: &mut [(i32, Cell)],
+        at: At,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Option<Cell>, bool)> {
+        let us = b.side();
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut best_sound = false;
+        for i in 0..list.len() {
+            let c = next_best(list, i);
+            let tactical = self.is_tactical(b, c, at);
+            if self.skipped(b, c, i, at, tactical, best, alpha) {
+                continue;
+            }
+            let unsound_child = self.unsound;
+            let v = self.search_child(b, c, i, at, tactical, alpha, beta);
+            if self.aborted {
+                return None;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(c);
+                best_sound = self.unsound == unsound_child;
+                if v > alpha {
+                    alpha = v;
+                    self.set_pv(at.ply, c);
+                    if v >= beta {
+                        self.reward(&list[..i], c, us, at.depth, at.previous);
+                        remember_killer(&mut self.killers[at.ply], c);
+                        break;
+                    }
+                }
+            }
+        }
+        Some((best, best_move, best_sound))
+    }
+
+    /// Whether `c` makes or takes a threat of the tactical classes, or is the table's move
+    /// or a killer: such moves are never pruned or reduced.
+    fn is_tactical(&self, b: &Board, c: Cell, at: At) -> bool {
+        let us = b.side();
+        b.threat(c, us) as i32 >= self.params.tactical_attack
+            || b.threat(c, us ^ 1) as i32 >= self.params.tactical_defence
+            || Some(c) == at.tt_move
+            || self.killers[at.ply].contains(&Some(c))
+    }
+
+    /// Whether the `i`th move `c` is left out off the principal variation: late quiet moves,
+    /// near the horizon the moves that make nothing, and moves whose static value cannot
+    /// reach alpha (a guess: the node was unsound already, its list being the moves near
+    /// the stones). Never before a move that does not lose was found.
+    #[allow(clippy::too_many_arguments)]
+    fn skipped(
+        &self,
+        b: &Board,
+        c: Cell,
+        i: usize,
+        at: At,
+        tactical: bool,
+        best: i32,
+        alpha: i32,
+    ) -> bool {
+        if at.pv_node || tactical || best <= -MATE_BOUND {
+            return false;
+        }
+        let p = &self.params;
+        let late = at.kind == Kind::Near
+            && (i >= move_count(p, at.depth, at.improving)
+                || (at.depth < p.idle_depth && idle(b, c)));
+        late || (p.move_futility_margin > 0
+            && at.depth <= p.futility_depth
+            && self.evals[at.ply].is_some_and(|e| e + p.move_futility_margin * at.depth <= alpha))
+    }
+
+    /// The value of the `i`th move `c`. A move that makes an open three or a four leaves
+    /// the opponent a short list of answers: searched a ply deeper, the threat sequences
+    /// that decide gomoku are followed to their end (to a bound). Extending fours only was
+    /// better at 200 ms a move and much worse at 1 s (bd54883, f973f74:
+    /// results/strength-2026-11-23/). Late quiet moves are searched shallower with a null
+    /// window first, and again at full depth if they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        b: &mut Board,
+        c: Cell,
+        i: usize,
+        at: At,
+        tactical: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let (depth, ply) = (at.depth, at.ply);
+        let p = &self.params;
+        let new_depth = if b.threat(c, b.side()) as i32 >= p.extend_threat && ply < self.extend_ply
+        {
+            depth
+        } else {
+            depth - 1
+        };
+        let r = if i > 0 && depth >= p.lmr_min_depth && i >= p.lmr_min_move as usize && !tactical {
+            reduction(p, depth, i, at.pv_node).min(new_depth - 1).max(0)
+        } else {
+            0
+        };
+        b.make(c);
+        let mut v;
+        if i == 0 {
+            v = -self.node(b, new_depth, ply + 1, -beta, -alpha);
+        } else {
+            v = -self.node(b, new_depth - r, ply + 1, -alpha - 1, -alpha);
+            if v > alpha && r > 0 && !self.aborted {
+                v = -self.node(b, new_depth, ply + 1, -alpha - 1, -alpha);
+            }
+            if v > alpha && v < beta && !self.aborted {
+                v = -self.node(b, new_depth, ply + 1, -beta, -alpha);
+            }
+        }
+        b.unmake();
+        v
+    }
+
+    /// What a cut by `c` (for `us`, at `depth` plies left, after the opponent's `previous`)
+    /// teaches the move ordering: `c`'s history gains, the moves tried before it lose a
+    /// share of that, and `c` becomes the counter to `previous`.
+    pub(super) fn reward(
+        &mut self,
+        before: &[(i32, Cell)],
+        c: Cell,
+        us: usize,
+        depth: i32,
+        previous: Option<Cell>,
+    ) {
+        let bonus = depth.saturating_mul(depth);
+        let h = &mut self.history[c][us];
+        *h = h.saturating_add(bonus);
+        let malus = bonus.saturating_mul(self.params.history_malus) / 100;
+        if malus > 0 {
+            for &(_, m) in before {
+                let h = &mut self.history[m][us];
+                *h = h.saturating_sub(malus).max(HISTORY_FLOOR);
+            }
+        }
+        if let Some(m) = previous {
+            self.counters[m][us] = Some(c);
+        }
+    }
+
+    /// Whether the opponent of the side to move would win by fours if it were to move.
+    pub(super) fn opponent_vcf(&mut self, b: &mut Board) -> bool {
+        b.pass();
+        self.vcf_left = self.params.leaf_vcf_budget as u64;
+        let found = self.vcf(b, self.params.leaf_vcf_depth as u32).is_some();
+        b.pass();
+        found
+    }
+
+    /// `c` followed by the line below it, as the line of `ply`.
+    pub(super) fn set_pv(&mut self, ply: usize, c: Cell) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(c);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+}
+
+/// Quiet moves tried at a non-PV node of `depth`: later ones are skipped (the list is
+/// ordered by threats, so what comes late rarely matters).
+pub(super) fn move_count(p: &Params, depth: i32, improving: bool) -> usize {
+    let d = depth.max(1) as usize;
+    let n = p.move_count_base as usize + d * d * p.move_count_square as usize / 100;
+    if improving {
+        n
+    } else {
+        n * p.move_count_declining as usize / 100
+    }
+}
+
+/// Whether a stone on `c` is idle: it would make no open two, closed three or better on any
+/// line, for either player.
+pub(super) fn idle(b: &Board, c: Cell) -> bool {
+    (0..2).all(|p| (0..4).all(|d| b.pattern(c, p, d) < Pattern::OpenTwo))
+}
+
+/// The late-move reduction of the `i`th move (from 0) at a node of `depth`: growing with the
+/// logarithms of both, one ply less on the principal variation.
+pub(super) fn reduction(p: &Params, depth: i32, i: usize, pv_node: bool) -> i32 {
+    let scale = f64::from(p.lmr_scale) / 100.0;
+    let r = (f64::from(depth).ln() * (i as f64).ln() * scale) as i32;
+    (r - i32::from(pv_node)).max(1)
+}
+
+/// Moves the best-scored of `list[i..]` to `i` and returns it.
+pub(super) fn next_best(list: &mut [(i32, Cell)], i: usize) -> Cell {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j].0 > list[best].0 {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    list[i].1
+}
+
+/// What a node's move loop needs to know of the node.
+#[derive(Clone, Copy)]
+struct At {
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    /// Whether the side to move stands better than two plies ago.
+    improving: bool,
+    tt_move: Option<Cell>,
+    /// Whether the list is complete or the moves near the stones.
+    kind: Kind,
+    /// The opponent's last move (none after a null move), for the counter-move.
+    previous: Option<Cell>,
+}
+
+/// What the table says of a node.
+enum Probe {
+    /// A stored score that settles it.
+    Settled(i32),
+    /// The stored best move, if any, to try first.
+    Move(Option<Cell>),
+}
