@@ -8,13 +8,14 @@ use super::value::Value;
 use super::{Control, Iteration, Limits, SearchResult, Settings, gomoku, no_move, pick, proof};
 use crate::rules::{Bits, Position, Square};
 use rand::Rng;
+use rand::seq::SliceRandom;
 use std::sync::Arc;
 use std::time::Instant;
 
 /// Boards of fewer cells are solved by alpha-beta, whose search with the stones-left count
 /// is faster there than df-pn (measured on (5,5,4) and (5,4,4)); larger boards by the proof
-/// search. (`solve` proves the smaller boards' draws with the proof module's exhaustive
-/// search, faster still; `go` keeps alpha-beta there, whose iterations it reports.)
+/// search. On the smaller boards a draw is proven faster still by the proof module's
+/// exhaustive search, which `go` with no limit and `solve` try first.
 const PROOF_MIN_CELLS: usize = 29;
 
 /// Whether `go` with no limit and `solve` prove `pos` with the proof search ([`proof`])
@@ -110,11 +111,20 @@ impl Searcher {
         if let Some(r) = self.by_the_rules(root, allowed, settings, control.start, rng, report) {
             return r;
         }
-        if *limits == Limits::default()
-            && uses_proof_search(root)
-            && let Some(r) = self.prove(root, control, report)
-        {
-            return r;
+        if *limits == Limits::default() {
+            // With no limit the value is what is asked for: prove it where a proof search
+            // is the faster path (measured: `docs/solve.md`).
+            let proven = if uses_proof_search(root) {
+                self.prove(root, control, report)
+            } else if proof::applies(root) && root.geometry().cells() <= proof::EXHAUSTIVE_MAX_CELLS
+            {
+                self.prove_draw(root, settings, control, rng, report)
+            } else {
+                None
+            };
+            if let Some(r) = proven {
+                return r;
+            }
         }
         if gomoku::applies(root) {
             let limits = Limits {
@@ -206,6 +216,52 @@ impl Searcher {
             _ => pos.empty().count(),
         };
         Some(self.settled(best, p.value, depth, p.nodes, control.start, report))
+    }
+
+    /// A proven draw of `pos` and a move that keeps it, by the proof module's exhaustive
+    /// search, if `pos` is a draw (a position someone wins is left to alpha-beta, whose mate
+    /// distances are exact). The move is the first found to keep the draw in an order
+    /// shuffled when the settings ask for random tie-breaks: then every move that keeps the
+    /// draw is as likely as any other.
+    fn prove_draw(
+        &mut self,
+        pos: &Position,
+        settings: Settings,
+        control: &Control,
+        rng: &mut impl Rng,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Option<SearchResult> {
+        let budget = proof::Budget {
+            hash_mb: 1,
+            stop: Arc::clone(&control.stop),
+            start: control.start,
+            deadline: None,
+            always_pass: false,
+        };
+        let draw = proof::prove_exhaustive(pos, &budget, true, false);
+        let mut nodes = draw.nodes;
+        if draw.proof?.value != Value::Draw {
+            return None;
+        }
+        let mut moves: Vec<Square> = pos.empty().iter().collect();
+        if settings.random_tie_break {
+            moves.shuffle(rng);
+        }
+        let mut after = pos.clone();
+        for sq in moves {
+            after.make(sq);
+            let kept = proof::prove_exhaustive(&after, &budget, true, false);
+            after.unmake();
+            nodes += kept.nodes;
+            if kept.proof.is_some_and(|p| p.value == Value::Draw) {
+                let depth = pos.empty().count();
+                return Some(self.settled(sq, Value::Draw, depth, nodes, control.start, report));
+            }
+            if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return None;
+            }
+        }
+        None
     }
 
     /// Reports a value found without the tree search, as one iteration, and returns it.
@@ -348,6 +404,64 @@ mod tests {
                 (_, v) => panic!("{c}x{rows} k={k} after {best}: {v:?}"),
             }
         }
+    }
+
+    /// On boards too small for df-pn, `go` with no limit proves a draw by the exhaustive
+    /// search and plays a move that keeps it; a position someone wins goes to alpha-beta,
+    /// whose mate distance is exact.
+    #[test]
+    fn go_without_limits_proves_small_draws_by_the_exhaustive_search() {
+        let control = Control {
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+        };
+        for (c, rows, k, seed) in [(3, 3, 3, 1), (3, 3, 3, 2), (5, 4, 4, 1), (5, 5, 4, 1)] {
+            let mut s = Searcher::new(4).expect("a table");
+            let pos = Position::new(Tables::new(Geometry::new(c, rows, k).expect("a board")));
+            assert!(!uses_proof_search(&pos));
+            let mut reports = Vec::new();
+            let mut rng = StdRng::seed_from_u64(seed);
+            let res = s.search(
+                &pos,
+                &Limits::default(),
+                Settings::default(),
+                &control,
+                &mut rng,
+                &mut |it| reports.push(it.clone()),
+            );
+            assert_eq!(res.value, Value::Draw, "{c}x{rows} k={k}");
+            assert_eq!(reports.len(), 1);
+            let best = res.best.expect("a move");
+            assert_eq!(reports[0].pv, [best]);
+            let mut after = pos.clone();
+            after.make(best);
+            let budget = proof::Budget {
+                hash_mb: 1,
+                stop: Arc::new(AtomicBool::new(false)),
+                start: Instant::now(),
+                deadline: None,
+                always_pass: false,
+            };
+            let kept = proof::prove_exhaustive(&after, &budget, false, true).proof;
+            assert_eq!(
+                kept.map(|p| p.value),
+                Some(Value::Draw),
+                "{c}x{rows} k={k} {best}"
+            );
+        }
+        // 4x4 k=3: the first player wins in three; alpha-beta says so exactly.
+        let mut s = Searcher::new(4).expect("a table");
+        let pos = Position::new(Tables::new(Geometry::new(4, 4, 3).expect("a board")));
+        let mut rng = StdRng::seed_from_u64(1);
+        let res = s.search(
+            &pos,
+            &Limits::default(),
+            Settings::default(),
+            &control,
+            &mut rng,
+            &mut |_| {},
+        );
+        assert_eq!(res.value, Value::Win(3));
     }
 
     #[test]
