@@ -15,13 +15,15 @@
 //! - `dispatch`: the [`Searcher`], which settles what the rules decide and hands the rest
 //!   to the search that fits the position;
 //! - `value`: scores, mate distances and table bounds;
-//! - `killers`: killer moves;
+//! - `killers`: killer moves; `fours`: the fours search (VCF) of the general and the proof
+//!   search;
 //! - [`time`]: time management;
 //! - `fallback`: a move without a search, for a reply that cannot wait.
 
 mod alphabeta;
 mod dispatch;
 mod fallback;
+mod fours;
 mod gomoku;
 mod killers;
 pub mod proof;

@@ -1,15 +1,14 @@
-//! Victory by continuous fours (VCF): a forced win in which every attacking move threatens to
-//! complete a line at once, so that the defender's only move that does not lose on the spot
-//! is to block it. A win found this way is a proof against every defence, however large the
-//! board, though not always the fastest win.
+//! Victory by continuous fours on the rules' positions: the shared fours search
+//! ([`crate::search::fours`]) over a [`Position`].
 
 use super::Engine;
-use crate::rules::{Bits, Player, Position, Square};
+use crate::rules::{Bits, BitsIter, Position, Square};
+use crate::search::fours::{self, FoursBoard};
 
 impl Engine {
     /// A forced win for the side to move by continuous fours within `depth` attacking moves
     /// and `budget` tried moves: the number of own moves it takes (the winning move included)
-    /// and the first move.
+    /// and the first move. Each move tried counts as a node.
     pub(super) fn vcf(
         &mut self,
         pos: &mut Position,
@@ -17,82 +16,60 @@ impl Engine {
         budget: u64,
     ) -> Option<(u32, Square)> {
         let mut left = budget;
-        self.vcf_within(pos, depth, &mut left)
-    }
-
-    fn vcf_within(
-        &mut self,
-        pos: &mut Position,
-        depth: u32,
-        left: &mut u64,
-    ) -> Option<(u32, Square)> {
-        let us = pos.side_to_move();
-        let k = pos.geometry().k();
-        if let Some(win) = pos.threats(us).first() {
-            return Some((1, win));
-        }
-        // Facing a threat, we would have to block instead of attacking; with k < 3 there are
-        // no fours to speak of.
-        if !pos.threats(us.other()).is_empty() || depth == 0 || k < 3 {
-            return None;
-        }
-        if pos.open_histogram(us)[k - 2] == 0 {
-            return None;
-        }
-        let attacks = fours(pos);
-        // Under renju X attacks only with moves it may play (checked as they come up).
-        let renju_x = us == Player::X && pos.geometry().renju();
-        for sq in attacks.iter() {
-            // A hard stop ends the fours search too: its budget at the root is large enough
-            // to take longer than a short deadline.
-            if *left == 0 || self.tick() {
-                return None;
-            }
-            if renju_x && pos.forbidden(sq).is_some() {
-                continue;
-            }
-            *left -= 1;
-            self.nodes += 1;
-            pos.make(sq);
-            let wins = pos.threats(us);
-            let found = match wins.count() {
-                0 => None,
-                // Under renju the defender X may not be allowed to block.
-                1 if wins.iter().any(|b| pos.forbidden(b).is_some()) => Some(2),
-                1 => {
-                    // The defender must take our winning square (it has no win of its own:
-                    // it had none, and our stone cannot make one).
-                    let block = wins.first().expect("one winning square was counted");
-                    pos.make(block);
-                    let deeper = self.vcf_within(pos, depth - 1, left).map(|(n, _)| n + 1);
-                    pos.unmake();
-                    deeper
-                }
-                // Two winning squares: one block cannot stop both.
-                _ => Some(2),
-            };
-            pos.unmake();
-            if let Some(n) = found {
-                return Some((n, sq));
-            }
-        }
-        None
+        // A hard stop ends the fours search too: its budget at the root is large enough to
+        // take longer than a short deadline.
+        let found = fours::vcf(pos, depth, &mut left, &mut || self.tick());
+        self.nodes += budget - left;
+        found
     }
 }
 
-/// The empty squares that give the side to move k-1 stones in an open window (a "four").
-fn fours(pos: &Position) -> Bits {
-    let us = pos.side_to_move();
-    let k = pos.geometry().k();
-    let tables = pos.tables();
-    let empty = pos.empty();
-    let mut out = Bits::EMPTY;
-    for l in 0..tables.line_count() {
-        if pos.line_count(l)[us.index()] as usize == k - 2 && pos.line_open(l, us) {
-            out = out.or(tables.line_masks[l].and(empty));
-        }
+impl FoursBoard for Position {
+    type Cells = BitsIter;
+
+    fn win_now(&self) -> Option<usize> {
+        self.threats(self.side_to_move()).first()
     }
-    out
+
+    fn threatened(&self) -> bool {
+        !self.threats(self.side_to_move().other()).is_empty()
+    }
+
+    /// The empty squares that give the side to move k-1 stones in an open window; none with
+    /// k < 3 (no fours to speak of), or where no open window holds k-2 of its stones.
+    fn fours(&self) -> BitsIter {
+        let us = self.side_to_move();
+        let k = self.geometry().k();
+        if k < 3 || self.open_histogram(us)[k - 2] == 0 {
+            return Bits::EMPTY.iter();
+        }
+        let tables = self.tables();
+        let empty = self.empty();
+        let mut out = Bits::EMPTY;
+        for l in 0..tables.line_count() {
+            if self.line_count(l)[us.index()] as usize == k - 2 && self.line_open(l, us) {
+                out = out.or(tables.line_masks[l].and(empty));
+            }
+        }
+        out.iter()
+    }
+
+    fn may_play(&self, sq: usize) -> bool {
+        self.forbidden(sq).is_none()
+    }
+
+    fn make(&mut self, sq: usize) {
+        Position::make(self, sq);
+    }
+
+    fn unmake(&mut self) {
+        Position::unmake(self);
+    }
+
+    fn attacker_threats(&self) -> (u32, Option<usize>) {
+        let wins = self.threats(self.side_to_move().other());
+        (wins.count(), wins.first())
+    }
 }
 
 #[cfg(test)]
