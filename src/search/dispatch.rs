@@ -360,29 +360,51 @@ mod tests {
         assert!(r.nodes < 1_000, "{}", r.nodes);
     }
 
-    #[test]
-    fn go_without_limits_proves_with_the_proof_search() {
-        let mut s = Searcher::new(4).expect("a table");
+    /// `s`'s search of `pos` with no limit, seeded with `seed`, and its reports.
+    fn unlimited(s: &mut Searcher, pos: &Position, seed: u64) -> (SearchResult, Vec<Iteration>) {
         let control = Control {
             stop: Arc::new(AtomicBool::new(false)),
             start: Instant::now(),
         };
-        let mut rng = StdRng::seed_from_u64(1);
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut reports = Vec::new();
+        let settings = Settings::default();
+        let res = s.search(
+            pos,
+            &Limits::default(),
+            settings,
+            &control,
+            &mut rng,
+            &mut |it| reports.push(it.clone()),
+        );
+        (res, reports)
+    }
+
+    /// A proof search's budget with no deadline.
+    fn budget(hash_mb: usize) -> proof::Budget {
+        proof::Budget {
+            hash_mb,
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+            deadline: None,
+            always_pass: false,
+        }
+    }
+
+    fn empty_board(c: u32, rows: u32, k: u32) -> Position {
+        Position::new(Tables::new(Geometry::new(c, rows, k).expect("a board")))
+    }
+
+    #[test]
+    fn go_without_limits_proves_with_the_proof_search() {
+        let mut s = Searcher::new(4).expect("a table");
         for (c, rows, k, win) in [(6, 5, 4, true), (6, 5, 5, false), (7, 6, 4, true)] {
-            let pos = Position::new(Tables::new(Geometry::new(c, rows, k).expect("a board")));
+            let pos = empty_board(c, rows, k);
             assert!(uses_proof_search(&pos));
-            let mut reports = 0;
-            let res = s.search(
-                &pos,
-                &Limits::default(),
-                Settings::default(),
-                &control,
-                &mut rng,
-                &mut |_| reports += 1,
-            );
+            let (res, reports) = unlimited(&mut s, &pos, 1);
             let best = res.best.expect("a move");
             assert!(pos.empty().contains(best));
-            assert_eq!(reports, 1);
+            assert_eq!(reports.len(), 1);
             match (win, res.value) {
                 (true, Value::Win(_)) | (false, Value::Draw) => {}
                 (_, v) => panic!("{c}x{rows} k={k}: {v:?}"),
@@ -391,14 +413,7 @@ mod tests {
             // it is proven again from there).
             let mut after = pos.clone();
             after.make(best);
-            let budget = proof::Budget {
-                hash_mb: 4,
-                stop: Arc::new(AtomicBool::new(false)),
-                start: Instant::now(),
-                deadline: None,
-                always_pass: false,
-            };
-            let reply = proof::prove(&after, &budget, false, &mut |_| {}).expect("freestyle");
+            let reply = proof::prove(&after, &budget(4), false, &mut |_| {}).expect("freestyle");
             match (win, reply.value) {
                 (true, Value::Loss(_)) | (false, Value::Draw) => {}
                 (_, v) => panic!("{c}x{rows} k={k} after {best}: {v:?}"),
@@ -411,38 +426,18 @@ mod tests {
     /// whose mate distance is exact.
     #[test]
     fn go_without_limits_proves_small_draws_by_the_exhaustive_search() {
-        let control = Control {
-            stop: Arc::new(AtomicBool::new(false)),
-            start: Instant::now(),
-        };
         for (c, rows, k, seed) in [(3, 3, 3, 1), (3, 3, 3, 2), (5, 4, 4, 1), (5, 5, 4, 1)] {
             let mut s = Searcher::new(4).expect("a table");
-            let pos = Position::new(Tables::new(Geometry::new(c, rows, k).expect("a board")));
+            let pos = empty_board(c, rows, k);
             assert!(!uses_proof_search(&pos));
-            let mut reports = Vec::new();
-            let mut rng = StdRng::seed_from_u64(seed);
-            let res = s.search(
-                &pos,
-                &Limits::default(),
-                Settings::default(),
-                &control,
-                &mut rng,
-                &mut |it| reports.push(it.clone()),
-            );
+            let (res, reports) = unlimited(&mut s, &pos, seed);
             assert_eq!(res.value, Value::Draw, "{c}x{rows} k={k}");
             assert_eq!(reports.len(), 1);
             let best = res.best.expect("a move");
             assert_eq!(reports[0].pv, [best]);
             let mut after = pos.clone();
             after.make(best);
-            let budget = proof::Budget {
-                hash_mb: 1,
-                stop: Arc::new(AtomicBool::new(false)),
-                start: Instant::now(),
-                deadline: None,
-                always_pass: false,
-            };
-            let kept = proof::prove_exhaustive(&after, &budget, false, true).proof;
+            let kept = proof::prove_exhaustive(&after, &budget(1), false, true).proof;
             assert_eq!(
                 kept.map(|p| p.value),
                 Some(Value::Draw),
@@ -451,16 +446,7 @@ mod tests {
         }
         // 4x4 k=3: the first player wins in three; alpha-beta says so exactly.
         let mut s = Searcher::new(4).expect("a table");
-        let pos = Position::new(Tables::new(Geometry::new(4, 4, 3).expect("a board")));
-        let mut rng = StdRng::seed_from_u64(1);
-        let res = s.search(
-            &pos,
-            &Limits::default(),
-            Settings::default(),
-            &control,
-            &mut rng,
-            &mut |_| {},
-        );
+        let (res, _) = unlimited(&mut s, &empty_board(4, 4, 3), 1);
         assert_eq!(res.value, Value::Win(3));
     }
 
