@@ -3,7 +3,7 @@
 
 use super::{Dfpn, ORDER, VCF_BUDGET};
 use crate::search::proof::board::{MAX_CELLS, cells_of};
-use crate::search::proof::table::{Entry, STAGE_ALL, STAGE_NEW, STAGE_ZONE};
+use crate::search::proof::table::{Entry, STAGE_NEW, STAGE_ZONE};
 
 /// The weight of each missing empty cell in a new attacker node's disproof number.
 const EXCESS_WEIGHT: u32 = 32;
@@ -46,35 +46,12 @@ impl Dfpn<'_> {
     pub(super) fn generate(&mut self, kids: &mut Vec<Kid>, null: bool, zone: u64) {
         kids.clear();
         if null {
-            self.board.make_null();
-            let (key, sym) = self.board.canonical();
-            self.board.unmake();
-            let (pn, dn) = self.numbers(key);
-            kids.push(Kid {
-                mv: NULL,
-                key,
-                sym: sym as u8,
-                pn,
-                dn,
-                dup: false,
-            });
+            kids.push(self.null_kid());
             return;
         }
         let a = self.attacker;
         let side = self.board.side;
-        let mut moves = self.board.empty() & zone;
-        if side != a {
-            let t = self.board.threats(a);
-            if t != 0 {
-                moves &= t;
-            }
-        }
-        let moves = self.board.undominated(moves);
-        let mut scored: Vec<(u32, usize)> = cells_of(moves)
-            .map(|sq| (self.board.move_score(sq, side, a, ORDER), sq))
-            .collect();
-        // Unstable is enough: no two moves compare equal (the cell breaks ties).
-        scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        let scored = self.ordered_moves(zone);
         let symmetric = self.board.symmetric();
         // A new attacker node's disproof number: how far the defender still is from a pairing
         // (two empty cells per open window), so that df-pn tries first the replies that close
@@ -101,12 +78,7 @@ impl Dfpn<'_> {
         for (&(_, sq), &(key, sym)) in scored.iter().zip(&keys) {
             let dup = symmetric && kids.iter().any(|k| k.key == key);
             let init = if side != a {
-                let closed = self.board.cell_lines[sq]
-                    .iter()
-                    .filter(|&&l| self.board.counts[l as usize][1 - a] == 0)
-                    .count() as i64;
-                let excess = (2 * (open_now - closed) - empties_after).max(0) as u32;
-                (1, 1 + EXCESS_WEIGHT * excess)
+                self.reply_numbers(sq, open_now, empties_after)
             } else {
                 (1, 1)
             };
@@ -114,48 +86,7 @@ impl Dfpn<'_> {
                 // Not searched on its own: its numbers do not count.
                 _ if dup => (1, 1),
                 Some(e) => (e.pn, e.dn),
-                // The defender's replies are settled where they stand: one that leaves a
-                // pairing ends the search here without a visit. Far from a pairing, only
-                // the rules and the fours search are tried; the pairing waits for the visit.
-                // So a far reply after which the attacker has no window one or two stones
-                // short settles nothing (no win at once, no fours) and is not played at all
-                // (playing stones was a fifth of df-pn's time on 8x8, mostly here).
-                None if side != a
-                    && self.board.quiet_after(sq, a)
-                    && *far.get_or_insert_with(|| self.far_from_pairing()) =>
-                {
-                    init
-                }
-                None if side != a => {
-                    let far = *far.get_or_insert_with(|| self.far_from_pairing());
-                    self.board.make(sq);
-                    let settled = self.settle(VCF_BUDGET, !far);
-                    // An unsettled reply is stored too, so that the parent's next visit
-                    // (df-pn comes back to a node many times) does not settle it again;
-                    // not one whose pairing is still to be looked for.
-                    match &settled {
-                        None if far => {}
-                        Some(st) => self.table.store(Entry {
-                            key,
-                            pn: st.pn,
-                            dn: st.dn,
-                            zone: self.board.map(st.zone, sym),
-                            work: 1,
-                            dist: st.dist,
-                            stage: STAGE_ALL,
-                        }),
-                        None => self.table.store(Entry {
-                            key,
-                            pn: init.0,
-                            dn: init.1,
-                            work: 0,
-                            stage: STAGE_NEW,
-                            ..Entry::default()
-                        }),
-                    }
-                    self.board.unmake();
-                    settled.map_or(init, |st| (st.pn, st.dn))
-                }
+                None if side != a => self.settle_reply(sq, key, sym, init, &mut far),
                 None => init,
             };
             kids.push(Kid {
@@ -173,6 +104,99 @@ impl Dfpn<'_> {
                 break;
             }
         }
+    }
+
+    /// The null move as the node's only child, with its numbers from the table.
+    fn null_kid(&mut self) -> Kid {
+        self.board.make_null();
+        let (key, sym) = self.board.canonical();
+        self.board.unmake();
+        let (pn, dn) = self.numbers(key);
+        Kid {
+            mv: NULL,
+            key,
+            sym: sym as u8,
+            pn,
+            dn,
+            dup: false,
+        }
+    }
+
+    /// The moves in `zone` that need a search, best first by the move order: the defender's
+    /// blocks only where the attacker threatens, and no move another dominates.
+    fn ordered_moves(&self, zone: u64) -> Vec<(u32, usize)> {
+        let a = self.attacker;
+        let side = self.board.side;
+        let mut moves = self.board.empty() & zone;
+        if side != a {
+            let t = self.board.threats(a);
+            if t != 0 {
+                moves &= t;
+            }
+        }
+        let moves = self.board.undominated(moves);
+        let mut scored: Vec<(u32, usize)> = cells_of(moves)
+            .map(|sq| (self.board.move_score(sq, side, a, ORDER), sq))
+            .collect();
+        // Unstable is enough: no two moves compare equal (the cell breaks ties).
+        scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        scored
+    }
+
+    /// The first numbers of the attacker node after the defender's reply `sq`: its disproof
+    /// number grows with the empty cells the defender would lack for a pairing (two per
+    /// window open for the attacker, `open_now` of them before the reply) with
+    /// `empties_after` empty cells left.
+    fn reply_numbers(&self, sq: usize, open_now: i64, empties_after: i64) -> (u32, u32) {
+        let a = self.attacker;
+        let closed = self.board.cell_lines[sq]
+            .iter()
+            .filter(|&&l| self.board.counts[l as usize][1 - a] == 0)
+            .count() as i64;
+        let excess = (2 * (open_now - closed) - empties_after).max(0) as u32;
+        (1, 1 + EXCESS_WEIGHT * excess)
+    }
+
+    /// The numbers of the defender's reply `sq` (canonical `key` under `sym`), not in the
+    /// table, whose first estimate is `init`. The replies are settled where they stand: one
+    /// that leaves a pairing ends the search here without a visit. Far from a pairing (`far`,
+    /// found at the first reply that needs it), only the rules and the fours search are
+    /// tried; the pairing waits for the visit. So a far reply after which the attacker has
+    /// no window one or two stones short settles nothing (no win at once, no fours) and is
+    /// not played at all (playing stones was a fifth of df-pn's time on 8x8, mostly here).
+    fn settle_reply(
+        &mut self,
+        sq: usize,
+        key: u64,
+        sym: usize,
+        init: (u32, u32),
+        far: &mut Option<bool>,
+    ) -> (u32, u32) {
+        if self.board.quiet_after(sq, self.attacker)
+            && *far.get_or_insert_with(|| self.far_from_pairing())
+        {
+            return init;
+        }
+        let is_far = *far.get_or_insert_with(|| self.far_from_pairing());
+        self.board.make(sq);
+        let settled = self.settle(VCF_BUDGET, !is_far);
+        // An unsettled reply is stored too, so that the parent's next visit (df-pn comes
+        // back to a node many times) does not settle it again; not one whose pairing is
+        // still to be looked for.
+        match &settled {
+            None if is_far => {}
+            Some(st) => self.store_settled(key, sym, st),
+            None => self.table.store(Entry {
+                key,
+                pn: init.0,
+                dn: init.1,
+                work: 0,
+                stage: STAGE_NEW,
+                ..Entry::default()
+            }),
+        }
+        self.board.unmake();
+        settled.map_or(init, |st| (st.pn, st.dn))
     }
 
     /// The cells in every disproven child's zone, at an attacker node (`attacker`): a move

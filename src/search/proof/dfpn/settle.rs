@@ -3,7 +3,7 @@
 
 use super::{Dfpn, VCF_BUDGET, VCF_DEPTH};
 use crate::search::proof::board::cells_of;
-use crate::search::proof::table::INF;
+use crate::search::proof::table::{Entry, INF, STAGE_ALL};
 
 /// How many slots short of a pairing the defender may be, before its move, for its replies
 /// to be settled (a pairing looked for after each) as they are generated. A stone frees the
@@ -42,6 +42,20 @@ impl Settled {
 }
 
 impl Dfpn<'_> {
+    /// Stores the node of `key` (canonical under `sym`) as `settled` settles it: final, so
+    /// its stage is [`STAGE_ALL`], and its work is the one node it took.
+    pub(super) fn store_settled(&mut self, key: u64, sym: usize, settled: &Settled) {
+        self.table.store(Entry {
+            key,
+            pn: settled.pn,
+            dn: settled.dn,
+            zone: self.board.map(settled.zone, sym),
+            work: 1,
+            dist: settled.dist,
+            stage: STAGE_ALL,
+        });
+    }
+
     /// Settles the node without a search where the rules, a win by fours or (with
     /// `pairing`) a pairing can.
     pub(super) fn settle(&mut self, vcf_budget: u32, pairing: bool) -> Option<Settled> {
