@@ -13,8 +13,8 @@ use super::INF;
 /// time before one is disproven: after d4 e5 d5 on (8,8,5) the five least of some fifty
 /// were within 0.5% of each other through three million nodes. The weight is a prior that
 /// the move order is right: it keeps the search on the first replies until they prove
-/// clearly worse. Measured (nodes; one thread; without, then with 16, 32, 64, 128):
-/// d4 e5 d5 3,328,780, 415,868, 356,423, 258,878, 203,585; d4 e5 c3 2,580,139, 971,370,
+/// clearly worse. Measured at 435ac2f (nodes; one thread; without, then with 16, 32, 64,
+/// 128): d4 e5 d5 3,328,780, 415,868, 356,423, 258,878, 203,585; d4 e5 c3 2,580,139, 971,370,
 /// 698,571, 567,861, 514,519; (8,7,5) 1,639,093, 674,165, 648,914, 833,301, 1,081,088.
 /// After d4 e5 (some thirty attacker moves to refute), not proven in 31.7 million nodes
 /// without; proven with 32 in 2,937,730 and with 64 in 1,965,101. The larger boards gain

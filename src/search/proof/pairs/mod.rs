@@ -22,12 +22,15 @@
 //! slot are matched (a bounded number of tries: a pairing missed is only a leaf not taken).
 //! A regrouping is tried only if it could satisfy Hall's condition there: the slots that
 //! came short, less the line's, plus its new groups', need as many cells among the visited
-//! and the new groups' other cells. Measured from the empty board: (7,7,5) proven in 1,918
-//! df-pn nodes, 27,795 with the greedy grouping alone; (8,6,5) in 2,443, was 23,560.
+//! and the new groups' other cells. Measured at 8af6eaf from the empty board: (7,7,5) proven
+//! in 1,918 df-pn nodes, 27,795 with the greedy grouping alone; (8,6,5) in 2,443, 23,560
+//! with the greedy grouping alone. (At e996376, with later changes, `kinrow solve` proves
+//! them in 1,078 and 1,212.)
 //!
 //! Where the matching still finds none, [`ExactPairer`] searches every grouping (a bounded
-//! number of steps): the matching finds 17 of the 166 pairings in fixtures/pairings.txt,
-//! positions of (8,8,5) decided by a SAT solver, and the two together 150.
+//! number of steps): at 5a43fb2 the matching finds 17 of the 166 pairings in
+//! fixtures/pairings.txt, positions of (8,8,5) decided by a SAT solver, and the two together
+//! 150.
 
 mod matching;
 mod regroup;
@@ -45,9 +48,10 @@ const FREE: u8 = u8::MAX;
 /// byte below [`FREE`].
 const MAX_GROUPS: usize = 127;
 
-/// Steps of the exact search where the matching finds no pairing. Measured from the empty
-/// board: (8,7,5) proven in 1,639,093 df-pn nodes and 45 s with 50, 1,816,496 and 61 s
+/// Steps of the exact search where the matching finds no pairing. Measured at 9db12a4 from
+/// the empty board: (8,7,5) proven in 1,639,093 df-pn nodes and 45 s with 50, 1,816,496 and 61 s
 /// with 200 (fewer searches give up, each costs more); 4,147,956 and 52 to 64 s without.
+/// (At e996376, with later changes, `kinrow solve 8 7 5` proves it in 845,251.)
 const EXACT_STEPS: u32 = 50;
 
 /// Scratch space for the matching, kept between calls.
