@@ -236,21 +236,20 @@ impl Checkpoint {
                 .and_then(|l| l.strip_prefix(&format!("{name} ")).map(str::to_string))
                 .ok_or_else(|| self.damaged(format!("no {name} line")))
         };
-        let game = field(&mut reader, Some(&mut hash), "game")?;
-        if game != self.game {
-            return Err(CheckpointError::OtherGame {
-                path: self.path.clone(),
-                found: format!("the game {game}"),
-                expected: format!("the game {}", self.game),
-            });
-        }
-        let root = field(&mut reader, Some(&mut hash), "root")?;
-        if root != self.root {
-            return Err(CheckpointError::OtherGame {
-                path: self.path.clone(),
-                found: format!("the position and attacker {root}"),
-                expected: format!("the position and attacker {}", self.root),
-            });
+        // The file must be of this search: its game, then its position and attacker.
+        let ours = [
+            ("game", "the game", &self.game),
+            ("root", "the position and attacker", &self.root),
+        ];
+        for (name, what, ours) in ours {
+            let theirs = field(&mut reader, Some(&mut hash), name)?;
+            if theirs != *ours {
+                return Err(CheckpointError::OtherGame {
+                    path: self.path.clone(),
+                    found: format!("{what} {theirs}"),
+                    expected: format!("{what} {ours}"),
+                });
+            }
         }
         let number = |text: String, name: &str| {
             text.parse::<u64>()

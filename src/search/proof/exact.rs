@@ -16,8 +16,8 @@
 //! pairing or gave up, since the proof search asks again on later visits.
 //!
 //! On fixtures/pairings.txt (930 positions of (8,8,5), 166 of them with a pairing against
-//! the first player, decided by a SAT solver) the matching finds 17 of those pairings and
-//! this search all of them.
+//! the first player, decided by a SAT solver) the matching finds 17 of those pairings at
+//! 5a43fb2, and this search all of them (a test checks it).
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};

@@ -216,10 +216,10 @@ fn prove_with(
 
 /// The largest boards the exhaustive search ([`exhaustive`]) is tried on before df-pn:
 /// beyond them it did not settle (7,6,5) in 20 s (9.8 million nodes), and it took 8.1 s for
-/// the win (7,6,4) that df-pn proves in 0.26 s.
+/// the win (7,6,4) that df-pn proves in 0.26 s (measured at 0f19abd).
 pub const EXHAUSTIVE_MAX_CELLS: usize = 36;
 
-/// The exhaustive search's table: small enough to stay in the cache (measured: (5,5,4)
+/// The exhaustive search's table: small enough to stay in the cache (measured at 3197781: (5,5,4)
 /// two thirds faster with 1 MB than with 16 MB, with 2% more nodes).
 const EXHAUSTIVE_HASH_MB: usize = 1;
 
