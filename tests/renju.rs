@@ -573,8 +573,22 @@ fn fixture_positions() {
 }
 
 fn search(pos: &Position, nodes: u64, rng: &mut StdRng) -> kinrow::search::SearchResult {
-    use kinrow::search::{Control, Limits, Searcher, Settings};
-    let mut searcher = Searcher::new(4).unwrap();
+    search_with(
+        &mut kinrow::search::Searcher::new(4).unwrap(),
+        pos,
+        nodes,
+        rng,
+    )
+}
+
+/// A search of `nodes` nodes by `searcher`, which keeps its table from earlier searches.
+fn search_with(
+    searcher: &mut kinrow::search::Searcher,
+    pos: &Position,
+    nodes: u64,
+    rng: &mut StdRng,
+) -> kinrow::search::SearchResult {
+    use kinrow::search::{Control, Limits, Settings};
     let control = Control {
         stop: Arc::new(std::sync::atomic::AtomicBool::new(false)),
         start: std::time::Instant::now(),
@@ -607,8 +621,10 @@ fn the_search_never_offers_black_a_forbidden_move() {
     let mut black_moves = 0;
     for _ in 0..games {
         let mut pos = Position::new(Arc::clone(&tables));
+        // One searcher a game, as an engine plays one: its table is made once, not per move.
+        let mut searcher = kinrow::search::Searcher::new(4).expect("a 4 MB table");
         while pos.outcome().is_none() && pos.stone_count() < 80 {
-            let best = search(&pos, nodes, &mut rng)
+            let best = search_with(&mut searcher, &pos, nodes, &mut rng)
                 .best
                 .expect("a move in a game that is not over");
             if pos.side_to_move() == Player::X {

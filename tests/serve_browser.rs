@@ -4,6 +4,7 @@
 //! they are missing (as `.ci/run` does), so that a bare `cargo test` works on a fresh machine
 //! where it may install; where it cannot, the test fails with one line saying what is missing.
 
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -11,18 +12,36 @@ use std::time::{Duration, Instant};
 /// The browser run takes about 10 s; this is for a machine under load.
 const LIMIT: Duration = Duration::from_secs(120);
 
-/// Runs the set-up script and returns the Python that has playwright.
+/// Runs the set-up script and returns the Python that has playwright. The script says on
+/// standard error what it is about to install before it does; those lines are passed on to
+/// the terminal as they come (written to the process's standard error, which the test
+/// harness does not capture), so that a person sees an install before it happens.
 fn python_with_playwright(browser: &Path) -> String {
-    let output = Command::new("bash")
+    let mut child = Command::new("bash")
         .arg(browser.join("setup.sh"))
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap_or_else(|e| panic!("browser test: cannot run tests/browser/setup.sh: {e}"));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let mut last_note = String::new();
+    if let Some(stderr) = child.stderr.take() {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = writeln!(std::io::stderr(), "{line}");
+            last_note = line;
+        }
+    }
+    let output = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("browser test: tests/browser/setup.sh: {e}"));
     let stdout = String::from_utf8_lossy(&output.stdout);
     let python = stdout.lines().last().unwrap_or("").trim().to_string();
     if !output.status.success() || python.is_empty() {
-        let why = stderr.lines().last().unwrap_or("no message");
+        let why = if last_note.is_empty() {
+            "no message"
+        } else {
+            &last_note
+        };
         panic!(
             "browser test: chromium or playwright is missing and tests/browser/setup.sh could not install them ({why})"
         );

@@ -24,13 +24,14 @@ const PROVEN_LIMIT: Duration = Duration::from_secs(600);
 
 fn main() {
     let mut trials: Vec<Trial> = solve_list().iter().map(game_trial).collect();
-    // 300 middle-game positions late enough for the oracle to solve quickly, in two halves
-    // that run side by side (the longest test of the suite otherwise).
+    // 150 middle-game positions late enough for the oracle to solve quickly, in two halves
+    // that run side by side (the longest test of the suite otherwise). 300 took a minute of
+    // the suite's CPU; the full range below is the larger sample.
     for (half, seed) in [(1, 555), (2, 556)] {
         trials.push(Trial::test(
             format!("sample_of_5x5x5_middle_games_{half}_of_2"),
             move || {
-                sample_5x5x5(150, 12..=16, seed);
+                sample_5x5x5(75, 12..=16, seed);
                 Ok(())
             },
         ));

@@ -1,6 +1,12 @@
-//! Fitting the evaluation weights to a stronger engine's judgement of real positions.
+//! Tools that fit and measure the gomoku search, run by hand as examples rather than as
+//! tests: they print figures for a person to read and check nothing themselves.
 //!
-//! The evaluation is linear in its weights: [`features`] counts, from the side to move's
+//! - [`fit_weights`] fits the evaluation weights to a stronger engine's judgement of real
+//!   positions (`cargo run --release --example fit_weights -- FILE`);
+//! - [`vct_suite`] counts the positions of a suite of won positions that the threats search
+//!   alone proves within a node budget (`cargo run --release --example vct_suite`).
+//!
+//! The evaluation is linear in its weights: `features` counts, from the side to move's
 //! view, what each weight multiplies (a test checks that the weights times the features are
 //! the evaluation, position by position). A labelled position's target is the win
 //! probability its label stands for, `sigmoid(label / LABEL_SCALE)`; the fit minimises the
@@ -10,19 +16,19 @@
 //! weights for both sides (the hand-set form), then, from it, cell weights for the side to
 //! move and for the side that waits apart.
 //!
-//! The fit runs as an ignored test on a file named by `KINROW_TUNE_DATA` (one position a
-//! line: `COLUMNS ROWS LABEL MOVE...`, moves in SGF coordinates, black first, as written by
-//! `bench/tune/label.py`):
-//!
-//! ```text
-//! KINROW_TUNE_DATA=positions.txt cargo test --release --lib fit_weights -- --ignored --nocapture
-//! ```
+//! The data: one position a line, `COLUMNS ROWS LABEL MOVE...`, moves in SGF coordinates,
+//! black first, as written by `bench/tune/label.py`.
 
 use super::board::{Board, MAX_SIDE};
-use super::eval::{Cells, WEIGHTS, Weights, evaluate, is_crossing, strongest};
+use super::eval::{Cells, WEIGHTS, Weights, is_crossing, strongest};
 use super::pattern::{LineRule, Threat};
-use crate::rules::{Geometry, Position, Tables};
-use std::collections::HashMap;
+use super::search::Engine;
+use crate::rules::{Geometry, Position, Square, Tables};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use thiserror::Error;
 
 /// The weights of one side's cells: pattern (10), threat (7), crossing.
 const CELLS: usize = 10 + Threat::COUNT + 1;
@@ -169,10 +175,7 @@ struct Sample<const N: usize> {
 }
 
 /// The position of a data line, or `None` for a line that is not one (or holds a won game).
-fn parse(
-    line: &str,
-    tables: &mut HashMap<(u32, u32), std::sync::Arc<Tables>>,
-) -> Option<Sample<FEATURES>> {
+fn parse(line: &str, tables: &mut HashMap<(u32, u32), Arc<Tables>>) -> Option<Sample<FEATURES>> {
     let mut words = line.split_whitespace();
     let columns: u32 = words.next()?.parse().ok()?;
     let rows: u32 = words.next()?.parse().ok()?;
@@ -250,21 +253,18 @@ fn fit_scale<const N: usize>(samples: &[Sample<N>], w: &[f64; N]) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
-/// Weights from `start` that minimise the loss at scale `k`, with a small pull toward
-/// `start` (`l2` per squared unit) so that weights the data hardly sees keep their value.
+/// Weights from `start` that minimise the loss at scale `k` (Adam, steps of `rate`
+/// units), with a small pull toward `start` (`l2` per squared unit) so that weights the
+/// data hardly sees keep their value.
 fn fit<const N: usize>(
     samples: &[Sample<N>],
     start: &[f64; N],
     free: &[bool; N],
     k: f64,
-    l2: f64,
+    Options { l2, rate }: Options,
 ) -> [f64; N] {
     let mut w = *start;
     let (mut m, mut v) = ([0.0; N], [0.0; N]);
-    let rate: f64 = std::env::var("KINROW_TUNE_RATE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1.0);
     let (b1, b2) = (0.9, 0.999);
     let n = samples.len() as f64;
     for step in 1..=3000 {
@@ -290,17 +290,96 @@ fn fit<const N: usize>(
     w
 }
 
-/// Fits the weights to the positions of `KINROW_TUNE_DATA` and prints them, with the losses
-/// of the hand-set, fitted and played weights on the positions fitted and on those held out
-/// (every fifth block of a hundred lines: the lines of one game stay together).
-#[test]
-#[ignore = "needs labelled positions: KINROW_TUNE_DATA=FILE"]
-fn fit_weights() {
-    let path = std::env::var("KINROW_TUNE_DATA").expect("KINROW_TUNE_DATA names the data");
-    let text = std::fs::read_to_string(&path).expect("readable data");
+/// How [`fit_weights`] fits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// The pull toward the starting weights, per squared unit of each weight.
+    pub l2: f64,
+    /// The size of the fit's steps, in units of the weights.
+    pub rate: f64,
+}
+
+impl Default for Options {
+    /// The values the weights in play were fitted with.
+    fn default() -> Options {
+        Options {
+            l2: 1e-7,
+            rate: 1.0,
+        }
+    }
+}
+
+/// Why a tool cannot run on its input.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ToolError {
+    /// The data has too few positions to fit on and to hold out: the fit holds out every
+    /// fifth block of a hundred lines, so it needs more than 400 lines.
+    #[error("{train} positions to fit and {held} to hold out: the fit needs some of both")]
+    TooFewPositions {
+        /// Positions fitted on.
+        train: usize,
+        /// Positions held out.
+        held: usize,
+    },
+    /// A line of a suite is not `COLUMNS ROWS PLIES MOVE...` on a board this search plays.
+    #[error("line {line}: {why}")]
+    SuiteLine {
+        /// The 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        why: String,
+    },
+}
+
+/// What [`fit_weights`] found: the fitted weights and how well each set predicts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// Positions fitted on.
+    pub train: usize,
+    /// Positions held out (every fifth block of a hundred lines).
+    pub held: usize,
+    /// The scale fitted to the hand-set weights, kept for every fit.
+    pub k: f64,
+    /// The least cross-entropy any weights could reach on the held-out positions (their
+    /// targets' own entropy).
+    pub floor: f64,
+    /// Each set's name and cross-entropy on the positions fitted and held out: the weights
+    /// set by hand, the two fitted forms, the weights in play.
+    pub losses: Vec<(&'static str, f64, f64)>,
+    /// The fitted weights with the cells of both sides alike.
+    pub shared: Weights,
+    /// The fitted weights with cells for the side to move and the waiting side apart.
+    pub by_side: Weights,
+}
+
+impl fmt::Display for Fit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} positions fitted, {} held out; k = {:.1}",
+            self.train, self.held, self.k
+        )?;
+        writeln!(
+            f,
+            "cross-entropy           train     held out  (floor on held out {:.5})",
+            self.floor
+        )?;
+        for (name, train, held) in &self.losses {
+            writeln!(f, "{name:<23} {train:.5}   {held:.5}")?;
+        }
+        writeln!(f, "fitted, cells shared: {:#?}", self.shared)?;
+        writeln!(f, "fitted, cells by side: {:#?}", self.by_side)
+    }
+}
+
+/// Fits the weights to the labelled positions of `data` (one a line; lines that are no
+/// position, or a won one, are skipped), holding out every fifth block of a hundred lines
+/// (the lines of one game stay together), and gives the fitted weights with the losses of
+/// the hand-set, fitted and played weights on the positions fitted and held out.
+pub fn fit_weights(data: &str, options: Options) -> Result<Fit, ToolError> {
     let mut tables = HashMap::new();
     let (mut train, mut held) = (Vec::new(), Vec::new());
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in data.lines().enumerate() {
         if let Some(s) = parse(line, &mut tables) {
             if i / 100 % 5 == 4 {
                 held.push(s);
@@ -308,6 +387,13 @@ fn fit_weights() {
                 train.push(s);
             }
         }
+    }
+    // The means below divide by these counts.
+    if train.is_empty() || held.is_empty() {
+        return Err(ToolError::TooFewPositions {
+            train: train.len(),
+            held: held.len(),
+        });
     }
     let merge = |set: &[Sample<FEATURES>]| -> Vec<Sample<SHARED>> {
         set.iter()
@@ -326,10 +412,6 @@ fn fit_weights() {
         })
         .sum::<f64>()
         / held.len() as f64;
-    let l2 = std::env::var("KINROW_TUNE_L2")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1e-7);
     let hand = to_vector(&HAND_SET);
     let k = fit_scale(&train, &hand);
     // The shared form first, then the full one from it.
@@ -340,33 +422,201 @@ fn fit_weights() {
     let mut start1 = [0.0; SHARED];
     start1[..CELLS].copy_from_slice(&hand[..CELLS]);
     start1[CELLS..].copy_from_slice(&hand[MOVER_AT..]);
-    let one = unshared(&fit(&train1, &start1, &free1, k, l2));
+    let one = unshared(&fit(&train1, &start1, &free1, k, options));
     let one = to_vector(&from_vector(&one));
-    let both = to_vector(&from_vector(&fit(&train, &one, &free, k, l2)));
+    let both = to_vector(&from_vector(&fit(&train, &one, &free, k, options)));
     let play = to_vector(&WEIGHTS);
-    println!(
-        "{} positions fitted, {} held out; k = {k:.1}",
-        train.len(),
-        held.len()
-    );
-    println!("cross-entropy           train     held out  (floor on held out {floor:.5})");
-    let row = |name: &str, w: &[f64; FEATURES]| {
-        println!(
-            "{name:<23} {:.5}   {:.5}",
-            loss(&train, w, k),
-            loss(&held, w, k)
-        );
+    let losses = [
+        ("set by hand", &hand),
+        ("fitted, cells shared", &one),
+        ("fitted, cells by side", &both),
+        ("in play", &play),
+    ]
+    .map(|(name, w)| (name, loss(&train, w, k), loss(&held, w, k)));
+    Ok(Fit {
+        train: train.len(),
+        held: held.len(),
+        k,
+        floor,
+        losses: losses.to_vec(),
+        shared: from_vector(&one),
+        by_side: from_vector(&both),
+    })
+}
+
+/// How [`vct_suite`] searches each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SuiteOptions {
+    /// Nodes a position (the fours search and the threats search share them).
+    pub budget: u64,
+    /// The most attacks the threats search deepens to.
+    pub depth: u32,
+    /// Unproven positions of up to this many plies to the five are kept, with their
+    /// diagrams, in [`Suite::unproven`] (`None`: none; a suite whose lengths are unknown
+    /// gives them as 0).
+    pub show: Option<u32>,
+}
+
+impl Default for SuiteOptions {
+    /// The values the suite's figures in `results/` were measured with, unless they say.
+    fn default() -> SuiteOptions {
+        SuiteOptions {
+            budget: 30_000,
+            depth: 12,
+            show: None,
+        }
+    }
+}
+
+/// The positions of one length of win: how many, how many proven, how many searched out
+/// (no win found before the budget ran out, so none within the depth).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Count {
+    /// Positions proven won.
+    pub proven: u32,
+    /// Positions of this length.
+    pub total: u32,
+    /// Positions whose search ended without a win and with nodes left.
+    pub exhausted: u32,
+}
+
+/// What [`vct_suite`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suite {
+    /// By the suite's plies to the five.
+    pub by_plies: BTreeMap<u32, Count>,
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// The time the searches took.
+    pub elapsed: Duration,
+    /// The unproven positions of up to [`SuiteOptions::show`] plies: their plies, whether
+    /// their search ended with nodes left, and their diagram.
+    pub unproven: Vec<(u32, bool, String)>,
+}
+
+impl fmt::Display for Suite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (plies, exhausted, diagram) in &self.unproven {
+            writeln!(f, "M{plies} exhausted={exhausted} {diagram}")?;
+        }
+        let proven: u32 = self.by_plies.values().map(|c| c.proven).sum();
+        let exhausted: u32 = self.by_plies.values().map(|c| c.exhausted).sum();
+        writeln!(
+            f,
+            "VCT suite: {proven} proven, {exhausted} searched out without a win; nodes {}, {:?}",
+            self.nodes, self.elapsed
+        )?;
+        let by = self.by_plies.iter().map(|(plies, c)| {
+            let Count { proven, total, .. } = c;
+            format!("M{plies} {proven}/{total}")
+        });
+        writeln!(f, "{}", by.collect::<Vec<_>>().join(", "))
+    }
+}
+
+/// Searches each position of `suite` (one a line, `COLUMNS ROWS PLIES MOVE...`, moves as
+/// kinrow names squares; blank lines and lines from `#` are skipped) with the fours search
+/// and then the threats search alone, each from a fresh table, and counts those proven won
+/// by the suite's plies to the five. Deterministic (nodes, not time), so that changes to the
+/// search can be compared on a busy machine.
+pub fn vct_suite(suite: &str, options: SuiteOptions) -> Result<Suite, ToolError> {
+    let SuiteOptions {
+        budget,
+        depth,
+        show,
+    } = options;
+    let mut tables: HashMap<(u32, u32), Arc<Tables>> = HashMap::new();
+    let mut report = Suite {
+        by_plies: BTreeMap::new(),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        unproven: Vec::new(),
     };
-    row("set by hand", &hand);
-    row("fitted, cells shared", &one);
-    row("fitted, cells by side", &both);
-    row("in play", &play);
-    println!("fitted, cells shared: {:#?}", from_vector(&one));
-    println!("fitted, cells by side: {:#?}", from_vector(&both));
+    let start = Instant::now();
+    let mut engine = Engine::new(1);
+    for (i, line) in suite.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |why: String| ToolError::SuiteLine { line: i + 1, why };
+        let (plies, pos) = suite_position(line, &mut tables).map_err(bad)?;
+        let mut b = Board::new(&pos, LineRule::Freestyle);
+        engine.refuted.clear();
+        engine.aborted = false;
+        engine.vcf_left = budget;
+        let us = b.side();
+        let found = if b.count(us ^ 1, Threat::Five) > 0 {
+            // Facing a four: the block first, with one attack, then deeper (one round of
+            // deepening is exactly that attack).
+            engine.vct_deepening(&mut b, 1).is_some()
+                || engine.vct_deepening(&mut b, depth).is_some()
+        } else {
+            engine.vcf(&mut b, 40).is_some() || {
+                engine.vcf_left = budget;
+                engine.vct_deepening(&mut b, depth).is_some()
+            }
+        };
+        report.nodes += budget - engine.vcf_left;
+        let exhausted = !found && engine.vcf_left > 0;
+        if !found && show.is_some_and(|show| plies <= show) {
+            report.unproven.push((plies, exhausted, pos.diagram()));
+        }
+        let count = report.by_plies.entry(plies).or_default();
+        count.proven += u32::from(found);
+        count.total += 1;
+        count.exhausted += u32::from(exhausted);
+    }
+    report.elapsed = start.elapsed();
+    Ok(report)
+}
+
+/// The plies to the five and the position of a suite line, or what is wrong with it.
+fn suite_position(
+    line: &str,
+    tables: &mut HashMap<(u32, u32), Arc<Tables>>,
+) -> Result<(u32, Position), String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let number = |at: usize, what: &str| -> Result<u32, String> {
+        let word = words.get(at).ok_or(format!("no {what}"))?;
+        word.parse()
+            .map_err(|_| format!("the {what} '{word}' is not a number"))
+    };
+    let (columns, rows, plies) = (
+        number(0, "columns")?,
+        number(1, "rows")?,
+        number(2, "plies")?,
+    );
+    let t = match tables.get(&(columns, rows)) {
+        Some(t) => t.clone(),
+        None => {
+            let g = Geometry::new(columns, rows, 5).map_err(|e| e.to_string())?;
+            let t = Tables::new(g);
+            tables.insert((columns, rows), t.clone());
+            t
+        }
+    };
+    let empty = Position::new(t.clone());
+    // The gomoku search plays only its own boards (and its board holds no larger one).
+    if !super::applies(&empty) {
+        return Err(format!(
+            "{columns}x{rows} is not a board the gomoku search plays"
+        ));
+    }
+    let g = empty.geometry();
+    let moves = words[3..]
+        .iter()
+        .map(|m| {
+            g.square_named(m)
+                .ok_or(format!("no square '{m}' on the board"))
+        })
+        .collect::<Result<Vec<Square>, String>>()?;
+    let pos = Position::from_moves(t, &moves).map_err(|e| e.to_string())?;
+    Ok((plies, pos))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::eval::evaluate;
     use super::*;
     use rand::rngs::StdRng;
     use rand::seq::SliceRandom;
@@ -403,5 +653,100 @@ mod tests {
     #[test]
     fn weights_round_trip() {
         assert_eq!(from_vector(&to_vector(&WEIGHTS)), WEIGHTS);
+    }
+
+    /// A random 15x15 position of `stones` stones in the central 9x9, as a data line labelled
+    /// with the evaluation of the weights in play, or `None` if the game ended on the way.
+    fn labelled_line(rng: &mut StdRng, stones: usize, tables: &Arc<Tables>) -> Option<String> {
+        let mut squares: Vec<(u32, u32)> =
+            (3..12).flat_map(|f| (3..12).map(move |r| (f, r))).collect();
+        squares.shuffle(rng);
+        let mut pos = Position::new(tables.clone());
+        let mut moves = String::new();
+        for &(file, rank) in &squares[..stones] {
+            pos.make((rank * 15 + file) as usize);
+            if pos.winner().is_some() {
+                return None;
+            }
+            let name = [b'a' + file as u8, b'a' + rank as u8];
+            moves.push(' ');
+            moves.push_str(std::str::from_utf8(&name).ok()?);
+        }
+        let label = evaluate(&Board::new(&pos, LineRule::Freestyle));
+        Some(format!("15 15 {label}{moves}"))
+    }
+
+    /// On positions labelled by the weights in play, the fit comes closer to the labels than
+    /// the hand-set weights it starts from, on the positions fitted and on those held out,
+    /// and the tool's report names every set of weights.
+    #[test]
+    fn the_fit_fits() {
+        let mut rng = StdRng::seed_from_u64(44);
+        let tables = Tables::new(Geometry::new(15, 15, 5).expect("geometry"));
+        let mut data = Vec::new();
+        while data.len() < 600 {
+            let stones = rng.random_range(4..30);
+            data.extend(labelled_line(&mut rng, stones, &tables));
+        }
+        let fit = fit_weights(&data.join("\n"), Options::default()).expect("enough positions");
+        assert!(fit.held >= 50, "{fit}");
+        let [hand, shared, by_side, _] = [0, 1, 2, 3].map(|i| fit.losses[i]);
+        assert!(shared.1 < hand.1 && by_side.1 < hand.1, "{fit}");
+        assert!(shared.2 < hand.2 && by_side.2 < hand.2, "{fit}");
+        let report = fit.to_string();
+        for name in [
+            "set by hand",
+            "fitted, cells shared",
+            "fitted, cells by side",
+            "in play",
+        ] {
+            assert!(report.contains(name), "{report}");
+        }
+    }
+
+    /// Data without enough positions to hold some out is refused, not divided by zero.
+    #[test]
+    fn the_fit_needs_held_out_positions() {
+        let one = "15 15 120 hh hi ii";
+        assert_eq!(
+            fit_weights(one, Options::default()),
+            Err(ToolError::TooFewPositions { train: 1, held: 0 })
+        );
+    }
+
+    /// The suite's wins in three and five plies are all proven within the default budget,
+    /// and each is counted once by its length.
+    #[test]
+    fn the_suite_proves_short_wins() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/bench/strength/won-positions.txt"
+        );
+        let text = std::fs::read_to_string(path).expect("the won positions");
+        let short: Vec<&str> = text
+            .lines()
+            .filter(|l| matches!(l.split_whitespace().nth(2), Some("3" | "5")))
+            .take(40)
+            .collect();
+        let suite = vct_suite(&short.join("\n"), SuiteOptions::default()).expect("a suite");
+        let counted: u32 = suite.by_plies.values().map(|c| c.total).sum();
+        assert_eq!(counted as usize, short.len());
+        for (plies, c) in &suite.by_plies {
+            assert_eq!(c.proven, c.total, "M{plies}: {suite}");
+        }
+        assert!(suite.to_string().starts_with("VCT suite: "), "{suite}");
+    }
+
+    /// A line that is not a suite position is refused with its number and why.
+    #[test]
+    fn a_bad_suite_line_is_named() {
+        let suite = "# a comment\n\n15 15 3 h8 h8\n";
+        let err = vct_suite(suite, SuiteOptions::default()).expect_err("h8 twice");
+        assert!(
+            matches!(&err, ToolError::SuiteLine { line: 3, .. }),
+            "{err}"
+        );
+        let err = vct_suite("7 7 3 d4", SuiteOptions::default()).expect_err("7x7");
+        assert!(err.to_string().contains("7x7"), "{err}");
     }
 }
