@@ -31,8 +31,7 @@ mod smp;
 #[cfg(test)]
 mod tests;
 mod tt;
-#[cfg(test)]
-mod tune;
+pub mod tune;
 mod vcf;
 mod vct;
 
