@@ -400,7 +400,7 @@ mod tests {
         for exact in [false, true] {
             let mut engine = Engine::new(1);
             engine.root_threats = false;
-            for pos in quiet_positions(41, 120, exact) {
+            for pos in quiet_positions(41, 90, exact) {
                 let limits = Limits {
                     depth: Some(4),
                     nodes: Some(200_000),
