@@ -6,6 +6,7 @@
 //! its pairing matchings and zones cheap.
 
 use crate::rules::{Player, Position, Tables};
+use crate::search::fours::{self, FoursBoard};
 
 /// The most cells the proof search handles (8x8).
 pub const MAX_CELLS: usize = 64;
@@ -356,46 +357,17 @@ impl Board {
     }
 
     /// A win for `a` (to move) by continuous fours within `depth` moves and `budget` tried
-    /// moves: every attacking move threatens to win at once, so the opponent's only answer
-    /// is to block (the search gives up where the opponent has a threat of its own).
-    /// Returns `a`'s moves to the win and the first of them (the winning cell itself for a
-    /// win at once).
+    /// moves (the shared fours search, [`crate::search::fours`]): every attacking move
+    /// threatens to win at once, so the opponent's only answer is to block (the search gives
+    /// up where the opponent has a threat of its own). Returns `a`'s moves to the win and
+    /// the first of them (the winning cell itself for a win at once).
     pub fn vcf(&mut self, a: usize, depth: u32, budget: &mut u32) -> Option<(u16, usize)> {
-        let d = 1 - a;
-        let k = self.k;
-        let wins = self.threats(a);
-        if wins != 0 {
-            return Some((1, wins.trailing_zeros() as usize));
-        }
-        if depth == 0 || k < 3 || self.threats(d) != 0 {
-            return None;
-        }
-        let fours = self.cells_of_windows(&self.need[1][a]);
-        for sq in cells_of(fours) {
-            if *budget == 0 {
-                return None;
-            }
-            *budget -= 1;
-            self.make(sq);
-            let t = self.threats(a);
-            let found = match t.count_ones() {
-                0 => None,
-                1 => {
-                    self.make(t.trailing_zeros() as usize);
-                    let deeper = self.vcf(a, depth - 1, budget).map(|(n, _)| n + 1);
-                    self.unmake();
-                    deeper
-                }
-                // Two threats and the opponent has none (it had none, and our stone made
-                // none): one block cannot stop both.
-                _ => Some(2),
-            };
-            self.unmake();
-            if let Some(n) = found {
-                return Some((n, sq));
-            }
-        }
-        None
+        debug_assert_eq!(a, self.side, "the fours search is the side to move's");
+        let mut left = u64::from(*budget);
+        let found = fours::vcf(self, depth, &mut left, &mut || false);
+        *budget = u32::try_from(left).unwrap_or(u32::MAX);
+        // A win takes at most one move a cell.
+        found.map(|(n, sq)| (n as u16, sq))
     }
 
     /// The board's windows grouped into maximal lines, each line's windows in order along
@@ -449,16 +421,63 @@ fn map_with(perm: &[u8], set: u64) -> u64 {
 
 /// The cells of a set, lowest first.
 #[inline]
-pub fn cells_of(mut set: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            None
-        } else {
-            let c = set.trailing_zeros() as usize;
-            set &= set - 1;
-            Some(c)
+pub fn cells_of(set: u64) -> Cells {
+    Cells(set)
+}
+
+/// The cells of a set, lowest first.
+pub struct Cells(u64);
+
+impl Iterator for Cells {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
         }
-    })
+        let c = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(c)
+    }
+}
+
+impl FoursBoard for Board {
+    type Cells = Cells;
+
+    fn win_now(&self) -> Option<usize> {
+        cells_of(self.threats(self.side)).next()
+    }
+
+    fn threatened(&self) -> bool {
+        self.threats(1 - self.side) != 0
+    }
+
+    /// None with k < 3, where there are no fours to speak of.
+    fn fours(&self) -> Cells {
+        if self.k < 3 {
+            return Cells(0);
+        }
+        Cells(self.cells_of_windows(&self.need[1][self.side]))
+    }
+
+    fn may_play(&self, _: usize) -> bool {
+        // The proof search plays freestyle only.
+        true
+    }
+
+    fn make(&mut self, sq: usize) {
+        Board::make(self, sq);
+    }
+
+    fn unmake(&mut self) {
+        Board::unmake(self);
+    }
+
+    fn attacker_threats(&self) -> (u32, Option<usize>) {
+        let t = self.threats(1 - self.side);
+        (t.count_ones(), cells_of(t).next())
+    }
 }
 
 #[cfg(test)]
