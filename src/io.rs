@@ -3,7 +3,7 @@
 
 use std::fmt::Display;
 use std::io::{BufRead, ErrorKind, Write};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
@@ -243,6 +243,61 @@ pub fn next_event<E>(inbox: &Receiver<E>, deadline: Option<Instant>) -> Next<E> 
             Err(RecvTimeoutError::Disconnected) => Next::Closed,
         },
         None => inbox.recv().map_or(Next::Closed, Next::Event),
+    }
+}
+
+/// A session that reads its commands from stdin and may have to act by itself at a
+/// deadline (the UCI session and the Gomocup brain, which answer at a search's guard
+/// deadline): what [`drive_from_stdin`] needs to know of it.
+pub trait Driven {
+    /// Everything the session reacts to.
+    type Event: Send + 'static;
+
+    /// The event that carries a line (or the end) of stdin, read at `at`.
+    fn input_event(input: Input, at: Instant) -> Self::Event;
+
+    /// The input an event carries, if it is one: its bytes count as read ahead until the
+    /// session has handled it.
+    fn input_of(event: &Self::Event) -> Option<&Input>;
+
+    /// When the session must act by itself, if it must.
+    fn deadline(&self) -> Option<Instant>;
+
+    /// The deadline has passed.
+    fn deadline_passed(&mut self);
+
+    /// Handles one event.
+    fn handle(&mut self, event: Self::Event) -> Flow;
+}
+
+/// The event loop of a [`Driven`] session: reads stdin into `events` on a thread of its
+/// own, and hands the session each event from `inbox` (or the passing of its deadline) until
+/// it quits or every sender is gone.
+pub fn drive_from_stdin<S: Driven>(
+    session: &mut S,
+    events: Sender<S::Event>,
+    inbox: &Receiver<S::Event>,
+) {
+    // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
+    let ahead = ReadAhead::new();
+    spawn_bounded_stdin_reader(ahead.clone(), move |input, at| {
+        events.send(S::input_event(input, at)).is_ok()
+    });
+    loop {
+        let event = match next_event(inbox, session.deadline()) {
+            Next::Event(event) => event,
+            Next::Deadline => {
+                session.deadline_passed();
+                continue;
+            }
+            Next::Closed => break,
+        };
+        let read = S::input_of(&event).map_or(0, read_ahead_cost);
+        let flow = session.handle(event);
+        ahead.release(read);
+        if flow == Flow::Quit {
+            break;
+        }
     }
 }
 

@@ -30,10 +30,7 @@ pub use options::{Change, OptionError, Options, Variant};
 pub use queue::{MAX_PENDING, MAX_PENDING_BYTES};
 
 use crate::engine::{Engine, Guard, Search, Steering};
-use crate::io::{
-    Flow, Input, MAX_LINE_BYTES, Next, Output, ReadAhead, log_received, next_event,
-    read_ahead_cost, spawn_bounded_stdin_reader,
-};
+use crate::io::{Driven, Flow, Input, MAX_LINE_BYTES, Output, drive_from_stdin, log_received};
 use crate::protocol::game::square_text;
 use crate::protocol::{self, Command, GoParams, Notation, Reply, SquareText};
 use crate::rules::Position;
@@ -613,30 +610,7 @@ pub fn run() -> ExitCode {
     // gomocup`, whose managers parse every line, stays silent).
     session.emit(Reply::Text(help::greeting()));
     log::info!("engine session started: commands on stdin, replies on stdout");
-    // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
-    let ahead = ReadAhead::new();
-    spawn_bounded_stdin_reader(ahead.clone(), move |input, _| {
-        events.send(Event::Input(input)).is_ok()
-    });
-    loop {
-        let event = match next_event(&inbox, session.deadline()) {
-            Next::Event(event) => event,
-            Next::Deadline => {
-                session.deadline_passed();
-                continue;
-            }
-            Next::Closed => break,
-        };
-        let read = match &event {
-            Event::Input(input) => read_ahead_cost(input),
-            _ => 0,
-        };
-        let flow = session.handle(event);
-        ahead.release(read);
-        if flow == Flow::Quit {
-            break;
-        }
-    }
+    drive_from_stdin(&mut session, events, &inbox);
     // Let a running job finish its report (it was told to stop), so that the last `go`
     // still gets its bestmove.
     while session.is_busy() {
@@ -649,6 +623,33 @@ pub fn run() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+impl<W: Write> Driven for Session<W> {
+    type Event = Event;
+
+    fn input_event(input: Input, _: Instant) -> Event {
+        Event::Input(input)
+    }
+
+    fn input_of(event: &Event) -> Option<&Input> {
+        match event {
+            Event::Input(input) => Some(input),
+            Event::Output(_) | Event::Done(_) => None,
+        }
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        Session::deadline(self)
+    }
+
+    fn deadline_passed(&mut self) {
+        Session::deadline_passed(self);
+    }
+
+    fn handle(&mut self, event: Event) -> Flow {
+        Session::handle(self, event)
+    }
 }
 
 /// Says on stderr why the session could not start.

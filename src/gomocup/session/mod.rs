@@ -24,10 +24,7 @@ use super::command::{Command, ParseError, parse_command};
 use super::game::{Game, Rules};
 use super::reply::{ABOUT, Reply};
 use crate::engine::{Engine, Guard, JobError, Search};
-use crate::io::{
-    Flow, Input, Next, Output, ReadAhead, log_received, next_event, read_ahead_cost,
-    spawn_bounded_stdin_reader,
-};
+use crate::io::{Driven, Flow, Input, Output, drive_from_stdin, log_received};
 use crate::rules::MAX_CELLS;
 use crate::rules::{Position, Square};
 use crate::search::{Params, SearchResult, Settings, TableSizeError, time};
@@ -471,34 +468,38 @@ pub fn run(params: Params) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
-    let ahead = ReadAhead::new();
-    spawn_bounded_stdin_reader(ahead.clone(), move |input, at| {
-        events.send(Event::Input { input, at }).is_ok()
-    });
-    loop {
-        let event = match next_event(&inbox, session.deadline()) {
-            Next::Event(event) => event,
-            Next::Deadline => {
-                session.deadline_passed();
-                continue;
-            }
-            Next::Closed => break,
-        };
-        let read = match &event {
-            Event::Input { input, .. } => read_ahead_cost(input),
-            _ => 0,
-        };
-        let flow = session.handle(event);
-        ahead.release(read);
-        if flow == Flow::Quit {
-            break;
-        }
-    }
+    drive_from_stdin(&mut session, events, &inbox);
     // Nothing may be written after END: a running search is told to stop and left behind
     // (the process ends with this function).
     session.stop();
     ExitCode::SUCCESS
+}
+
+impl<W: Write> Driven for Session<W> {
+    type Event = Event;
+
+    fn input_event(input: Input, at: Instant) -> Event {
+        Event::Input { input, at }
+    }
+
+    fn input_of(event: &Event) -> Option<&Input> {
+        match event {
+            Event::Input { input, .. } => Some(input),
+            Event::Thought(_) => None,
+        }
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        Session::deadline(self)
+    }
+
+    fn deadline_passed(&mut self) {
+        Session::deadline_passed(self);
+    }
+
+    fn handle(&mut self, event: Event) -> Flow {
+        Session::handle(self, event)
+    }
 }
 
 #[cfg(test)]
