@@ -1,8 +1,9 @@
 //! Line I/O for the sessions: reading command lines from a byte stream, whatever it holds,
 //! and writing replies to an output that may close at any time.
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt::Display;
-use std::io::{BufRead, ErrorKind, Write};
+use std::io::{BufRead, ErrorKind, IsTerminal, Write};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
@@ -297,6 +298,65 @@ pub fn drive_from_stdin<S: Driven>(
         ahead.release(read);
         if flow == Flow::Quit {
             break;
+        }
+    }
+}
+
+/// A progress bar on stderr (indicatif) for a long run that a person may watch (a match, a
+/// tuning run), or nothing when stderr is not a terminal (a log, a pipe, a test), so that
+/// it never mixes with what a program reads.
+pub struct Bar(Option<ProgressBar>);
+
+impl Bar {
+    /// A bar of `total` steps drawn with `template`, `done` of them already taken (a resumed
+    /// run).
+    pub fn new(template: &str, total: usize, done: usize) -> Bar {
+        if !std::io::stderr().is_terminal() {
+            return Bar(None);
+        }
+        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+        let style =
+            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
+        bar.set_style(style.progress_chars("=> "));
+        bar.set_position(done as u64);
+        // The estimate counts only the steps of this run, not those taken before it.
+        bar.reset_eta();
+        Bar(Some(bar))
+    }
+
+    /// Whether the bar is drawn (stderr is a terminal).
+    pub fn is_shown(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Runs `write` with the bar out of the way, and draws it again after, so that lines
+    /// printed meanwhile go above it.
+    pub fn suspend<T>(&self, write: impl FnOnce() -> T) -> T {
+        match &self.0 {
+            Some(bar) => bar.suspend(write),
+            None => write(),
+        }
+    }
+
+    /// Moves the bar to `position` steps, with `message` beside it.
+    pub fn show(&self, position: usize, message: String) {
+        if let Some(bar) = &self.0 {
+            bar.set_position(position as u64);
+            bar.set_message(message);
+        }
+    }
+
+    /// Redraws the elapsed time while nothing else happens.
+    pub fn tick(&self) {
+        if let Some(bar) = &self.0 {
+            bar.tick();
+        }
+    }
+
+    /// Takes the bar off the screen, before the run's last words.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
         }
     }
 }

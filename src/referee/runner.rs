@@ -5,7 +5,7 @@ use super::config::MatchConfig;
 use super::game::{GameRecord, GameRules, play_game};
 use super::lineup::{Lineup, seat_players};
 use super::openings::{OpeningError, Openings, mix};
-use super::progress::Progress;
+use super::progress;
 use super::records::{Records, WriteError};
 use super::report::{
     Finish, GameResult, Tally, finished_line, interim_report, started_line, summary, summary_json,
@@ -13,6 +13,7 @@ use super::report::{
 use super::state::{MatchState, StateError, StateFile};
 use super::stats::{SprtDecision, sprt_decision, sprt_llr};
 use crate::client::{Cancel, Seat, StartError, interrupt};
+use crate::io::Bar;
 use crate::rules::Tables;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -157,7 +158,7 @@ pub fn run(
 
     let mut lines = Lines {
         out,
-        progress: Progress::new(config.games, first_game),
+        progress: progress::bar(config.games, first_game),
     };
     lines.write(header_line(config, &names, concurrency))?;
     let mut tally = Tally::default();
@@ -304,7 +305,7 @@ fn join_workers(workers: Vec<JoinHandle<()>>) -> Option<String> {
 /// flushed at once, so that a log read while the match runs is up to date.
 struct Lines<'a> {
     out: &'a mut dyn Write,
-    progress: Progress,
+    progress: Bar,
 }
 
 impl Lines<'_> {
@@ -396,7 +397,7 @@ impl Scorer<'_, '_> {
         if let Some(state) = &mut self.state_file {
             state.add(&result).map_err(MatchError::State)?;
         }
-        self.lines.progress.game(&self.tally, &self.names);
+        progress::show_game(&self.lines.progress, &self.tally, &self.names);
         if report_due {
             self.lines
                 .write(interim_report(config, &self.names, &self.tally))?;
