@@ -159,40 +159,6 @@ impl<W: Write> Session<W> {
         self.emit(Reply::Error(message.to_string()));
     }
 
-    /// Handles one event.
-    pub fn handle(&mut self, event: Event) -> Flow {
-        let flow = match event {
-            Event::Input(Input::Line(line)) => self.handle_line(&line),
-            Event::Input(Input::NotUtf8) => {
-                self.error("the line is not valid UTF-8 and was ignored");
-                Flow::Continue
-            }
-            Event::Input(Input::TooLong(n)) => {
-                self.error(format!(
-                    "the line is {n} bytes long, over the limit of {MAX_LINE_BYTES}, and was ignored"
-                ));
-                Flow::Continue
-            }
-            Event::Input(Input::End) => self.quit(),
-            Event::Output(reply) => {
-                self.output(reply);
-                Flow::Continue
-            }
-            Event::Done(replies) => {
-                self.finish(replies);
-                Flow::Continue
-            }
-        };
-        if self.out.is_closed() {
-            // Nobody reads any more: end as on `quit`, which also stops a running job. Merely
-            // leaving the event loop would wait for that job, which under `go infinite`
-            // never ends by itself.
-            self.quit()
-        } else {
-            flow
-        }
-    }
-
     /// Output of the running job, as it comes.
     fn output(&mut self, reply: Reply) {
         if self.guard.as_ref().is_some_and(|(g, _)| g.answered()) {
@@ -203,59 +169,6 @@ impl<W: Write> Session<W> {
             self.last_pv.clone_from(&line.pv);
         }
         self.emit(reply);
-    }
-
-    /// When the next `bestmove` owed must be sent by: the running search's, if it has not
-    /// answered, else that of the first waiting `go` (`bestmove`s go out in the order of
-    /// their `go`s); `None` if that one has no time limit.
-    pub fn deadline(&self) -> Option<Instant> {
-        if self.owes_bestmove {
-            let guard = self.guard.as_ref().and_then(|(g, _)| g.due());
-            guard.into_iter().chain(self.stop_at).min()
-        } else {
-            self.pending.due()
-        }
-    }
-
-    /// A [`Session::deadline`] has passed. If the running search has not answered by its
-    /// own, stop it and send its `bestmove` now, the best move of its last completed
-    /// iteration. Then each waiting `go` whose deadline has passed, in order, gets its
-    /// `bestmove` now, a move chosen without a search; its turn, when it comes, starts no
-    /// search. Does nothing before the deadline.
-    pub fn deadline_passed(&mut self) {
-        if self.stop_at.is_some_and(|at| Instant::now() >= at) {
-            // The hard deadline of a search that pondered: it answers as one stopped.
-            self.stop_at = None;
-            self.engine.stop();
-        }
-        if let Some((guard, notation)) = self.guard.as_mut()
-            && let Some(best) = guard.answer_now()
-        {
-            let g = self.game.position.geometry();
-            // The first move of the last line written, so that the move played is the one
-            // the GUI was shown (an iteration whose line is still on its way is dropped);
-            // before any, the guard's own.
-            let (best, ponder) = match self.last_pv.as_slice() {
-                [first, rest @ ..] => (Some(*first), rest.first().copied()),
-                [] => (best.map(|sq| square_text(g, sq)), None),
-            };
-            let reply = Reply::BestMove(best, ponder, *notation);
-            self.engine.stop();
-            self.owes_bestmove = false;
-            self.emit(reply);
-        }
-        if self.owes_bestmove {
-            return;
-        }
-        while let Some((replies, arrived)) = self.pending.answer_due(Instant::now()) {
-            log::debug!(
-                "a waiting go was answered without a search {:.1} ms after it arrived",
-                arrived.elapsed().as_secs_f64() * 1e3
-            );
-            for reply in replies {
-                self.emit(reply);
-            }
-        }
     }
 
     fn handle_line(&mut self, line: &str) -> Flow {
@@ -639,16 +552,91 @@ impl<W: Write> Driven for Session<W> {
         }
     }
 
+    /// When the next `bestmove` owed must be sent by: the running search's, if it has not
+    /// answered, else that of the first waiting `go` (`bestmove`s go out in the order of
+    /// their `go`s); `None` if that one has no time limit.
     fn deadline(&self) -> Option<Instant> {
-        Session::deadline(self)
+        if self.owes_bestmove {
+            let guard = self.guard.as_ref().and_then(|(g, _)| g.due());
+            guard.into_iter().chain(self.stop_at).min()
+        } else {
+            self.pending.due()
+        }
     }
 
+    /// A [`Session::deadline`] has passed. If the running search has not answered by its
+    /// own, stop it and send its `bestmove` now, the best move of its last completed
+    /// iteration. Then each waiting `go` whose deadline has passed, in order, gets its
+    /// `bestmove` now, a move chosen without a search; its turn, when it comes, starts no
+    /// search. Does nothing before the deadline.
     fn deadline_passed(&mut self) {
-        Session::deadline_passed(self);
+        if self.stop_at.is_some_and(|at| Instant::now() >= at) {
+            // The hard deadline of a search that pondered: it answers as one stopped.
+            self.stop_at = None;
+            self.engine.stop();
+        }
+        if let Some((guard, notation)) = self.guard.as_mut()
+            && let Some(best) = guard.answer_now()
+        {
+            let g = self.game.position.geometry();
+            // The first move of the last line written, so that the move played is the one
+            // the GUI was shown (an iteration whose line is still on its way is dropped);
+            // before any, the guard's own.
+            let (best, ponder) = match self.last_pv.as_slice() {
+                [first, rest @ ..] => (Some(*first), rest.first().copied()),
+                [] => (best.map(|sq| square_text(g, sq)), None),
+            };
+            let reply = Reply::BestMove(best, ponder, *notation);
+            self.engine.stop();
+            self.owes_bestmove = false;
+            self.emit(reply);
+        }
+        if self.owes_bestmove {
+            return;
+        }
+        while let Some((replies, arrived)) = self.pending.answer_due(Instant::now()) {
+            log::debug!(
+                "a waiting go was answered without a search {:.1} ms after it arrived",
+                arrived.elapsed().as_secs_f64() * 1e3
+            );
+            for reply in replies {
+                self.emit(reply);
+            }
+        }
     }
 
+    /// Handles one event.
     fn handle(&mut self, event: Event) -> Flow {
-        Session::handle(self, event)
+        let flow = match event {
+            Event::Input(Input::Line(line)) => self.handle_line(&line),
+            Event::Input(Input::NotUtf8) => {
+                self.error("the line is not valid UTF-8 and was ignored");
+                Flow::Continue
+            }
+            Event::Input(Input::TooLong(n)) => {
+                self.error(format!(
+                    "the line is {n} bytes long, over the limit of {MAX_LINE_BYTES}, and was ignored"
+                ));
+                Flow::Continue
+            }
+            Event::Input(Input::End) => self.quit(),
+            Event::Output(reply) => {
+                self.output(reply);
+                Flow::Continue
+            }
+            Event::Done(replies) => {
+                self.finish(replies);
+                Flow::Continue
+            }
+        };
+        if self.out.is_closed() {
+            // Nobody reads any more: end as on `quit`, which also stops a running job. Merely
+            // leaving the event loop would wait for that job, which under `go infinite`
+            // never ends by itself.
+            self.quit()
+        } else {
+            flow
+        }
     }
 }
 

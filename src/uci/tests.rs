@@ -2,6 +2,7 @@
 //! make the search's own reply late.
 
 use super::*;
+use crate::io::Driven;
 use crate::io::SharedBuffer;
 use crate::search::time::guard_after;
 

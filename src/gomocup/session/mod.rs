@@ -158,47 +158,6 @@ impl<W: Write> Session<W> {
         self.engine.is_busy()
     }
 
-    /// Handles one event.
-    pub fn handle(&mut self, event: Event) -> Flow {
-        let flow = match event {
-            Event::Input { input, at } => {
-                if let Input::Line(line) = &input {
-                    log_received(line);
-                }
-                if self.is_thinking() {
-                    self.while_thinking(input, at)
-                } else {
-                    self.input(input, at)
-                }
-            }
-            Event::Thought(thought) => self.finish(thought),
-        };
-        if self.out.is_closed() {
-            Flow::Quit
-        } else {
-            flow
-        }
-    }
-
-    /// When the running search must have answered by, if it has a time limit and has not.
-    pub fn deadline(&self) -> Option<Instant> {
-        self.guard.as_ref().and_then(|(g, _)| g.due())
-    }
-
-    /// The search has not ended by its [`Session::deadline`]: stop it, and play and send
-    /// the first move of its last completed iteration now. Does nothing before the deadline
-    /// or once answered.
-    pub fn deadline_passed(&mut self) {
-        let Some((guard, start)) = self.guard.as_mut() else {
-            return;
-        };
-        if let Some(best) = guard.answer_now() {
-            let start = *start;
-            self.engine.stop();
-            self.play_own(best, start);
-        }
-    }
-
     /// Stops a running search (before the process exits: nothing will be sent).
     pub fn stop(&self) {
         self.engine.stop();
@@ -489,16 +448,45 @@ impl<W: Write> Driven for Session<W> {
         }
     }
 
+    /// When the running search must have answered by, if it has a time limit and has not.
     fn deadline(&self) -> Option<Instant> {
-        Session::deadline(self)
+        self.guard.as_ref().and_then(|(g, _)| g.due())
     }
 
+    /// The search has not ended by its [`Session::deadline`]: stop it, and play and send
+    /// the first move of its last completed iteration now. Does nothing before the deadline
+    /// or once answered.
     fn deadline_passed(&mut self) {
-        Session::deadline_passed(self);
+        let Some((guard, start)) = self.guard.as_mut() else {
+            return;
+        };
+        if let Some(best) = guard.answer_now() {
+            let start = *start;
+            self.engine.stop();
+            self.play_own(best, start);
+        }
     }
 
+    /// Handles one event.
     fn handle(&mut self, event: Event) -> Flow {
-        Session::handle(self, event)
+        let flow = match event {
+            Event::Input { input, at } => {
+                if let Input::Line(line) = &input {
+                    log_received(line);
+                }
+                if self.is_thinking() {
+                    self.while_thinking(input, at)
+                } else {
+                    self.input(input, at)
+                }
+            }
+            Event::Thought(thought) => self.finish(thought),
+        };
+        if self.out.is_closed() {
+            Flow::Quit
+        } else {
+            flow
+        }
     }
 }
 
