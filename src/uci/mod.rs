@@ -251,11 +251,18 @@ impl<W: Write> Session<W> {
     /// Stops the running job at once, and every job that a command already waiting will
     /// start, as soon as it starts. Commands sent after the `stop` are not touched.
     fn stop(&mut self) {
+        self.stop_job(Queue::stop);
+    }
+
+    /// Stops the running job, does `waiting` to the commands that wait, then sends the
+    /// replies a search that pondered held: sending them runs the next waiting command, so
+    /// `waiting` must come first. A search that pondered answers as any stopped search.
+    fn stop_job(&mut self, waiting: fn(&mut Queue)) {
         if let Some(p) = &mut self.ponder {
             p.over = true;
         }
         self.engine.stop();
-        self.pending.stop();
+        waiting(&mut self.pending);
         if let Some(replies) = self.held.take() {
             self.release(replies);
         }
@@ -328,15 +335,7 @@ impl<W: Write> Session<W> {
     /// Stops any job (it still reports: its `go` gets a `bestmove`), drops waiting commands
     /// and ends the session.
     fn quit(&mut self) -> Flow {
-        if let Some(p) = &mut self.ponder {
-            // A search that pondered answers as any stopped search.
-            p.over = true;
-        }
-        self.pending.clear();
-        self.engine.stop();
-        if let Some(replies) = self.held.take() {
-            self.release(replies);
-        }
+        self.stop_job(Queue::clear);
         Flow::Quit
     }
 
