@@ -276,31 +276,21 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
     }
     let (option, parse): (&'static str, fn(&str) -> Option<Change>) = if name_is("Hash") {
         ("Hash", |v| {
-            plain_number(v)
-                .filter(|n| (HASH_MIN as u64..=HASH_MAX as u64).contains(n))
-                .map(|n| Change::Hash(n as usize))
+            spin_value(v, HASH_MIN, HASH_MAX).map(|n| Change::Hash(n as usize))
         })
     } else if name_is("Threads") {
         ("Threads", |v| {
-            plain_number(v)
-                .filter(|n| (1..=THREADS_MAX as u64).contains(n))
-                .map(|n| Change::Threads(n as usize))
+            spin_value(v, 1, THREADS_MAX).map(|n| Change::Threads(n as usize))
         })
     } else if name_is("Seed") {
-        ("Seed", |v| {
-            plain_number(v)
-                .filter(|&n| n <= SEED_MAX as u64)
-                .map(Change::Seed)
-        })
+        ("Seed", |v| spin_value(v, 0, SEED_MAX).map(Change::Seed))
     } else if name_is("Eval") {
         ("Eval", |v| v.parse::<EvalKind>().ok().map(Change::Eval))
     } else if name_is("RandomTieBreak") {
         ("RandomTieBreak", |v| check(v).map(Change::RandomTieBreak))
     } else if name_is("Move Overhead") {
         ("Move Overhead", |v| {
-            plain_number(v)
-                .filter(|&n| n <= MOVE_OVERHEAD_MAX as u64)
-                .map(Change::MoveOverhead)
+            spin_value(v, 0, MOVE_OVERHEAD_MAX).map(Change::MoveOverhead)
         })
     } else if name_is("Ponder") {
         ("Ponder", |v| check(v).map(Change::Ponder))
@@ -372,6 +362,13 @@ fn check(v: &str) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// The value of a spin option, if it is written as [`plain_number`] and lies in `min..=max`
+/// (a range below 0 takes nothing: no spin option of kinrow has one).
+fn spin_value(v: &str, min: i64, max: i64) -> Option<u64> {
+    let range = u64::try_from(min).ok()?..=u64::try_from(max).ok()?;
+    plain_number(v).filter(|n| range.contains(n))
 }
 
 /// A whole number written as plain decimal digits, as everywhere else in the protocol (no
