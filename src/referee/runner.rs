@@ -8,7 +8,7 @@ use super::openings::{OpeningError, Openings, mix};
 use super::progress;
 use super::records::{Records, WriteError};
 use super::report::{
-    Finish, GameResult, Tally, finished_line, interim_report, started_line, summary, summary_json,
+    Finish, GameResult, Outcome, Tally, finished_line, interim_report, started_line,
 };
 use super::state::{MatchState, StateError, StateFile};
 use super::stats::{SprtDecision, sprt_decision, sprt_llr};
@@ -407,11 +407,16 @@ impl Scorer<'_, '_> {
 
     /// The summary on the report, and as JSON in the file `--json` names.
     fn summarize(&mut self, elapsed: Duration, finish: Finish) -> Result<(), MatchError> {
-        let (config, names, tally) = (self.config, &self.names, &self.tally);
-        self.lines
-            .write(summary(config, names, tally, elapsed, finish))?;
-        if let Some(path) = &config.json {
-            let text = summary_json(config, names, tally, elapsed, finish) + "\n";
+        let outcome = Outcome {
+            config: self.config,
+            names: &self.names,
+            tally: &self.tally,
+            elapsed,
+            finish,
+        };
+        self.lines.write(outcome.summary())?;
+        if let Some(path) = &self.config.json {
+            let text = outcome.json() + "\n";
             std::fs::write(path, text).map_err(|error| {
                 MatchError::Write(WriteError {
                     path: path.clone(),
