@@ -387,31 +387,7 @@ impl Outcome<'_> {
                 ));
             }
         }
-        if let Some(sprt) = &self.config.sprt {
-            let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
-            let model = sprt.model.unit();
-            let verdict = match self.finish {
-                Finish::Decided(SprtDecision::H1) => format!(
-                    "H1 accepted: {} is stronger by at least {} {model}",
-                    self.names[0], sprt.elo1
-                ),
-                Finish::Decided(SprtDecision::H0) => format!(
-                    "H0 accepted: {} is not stronger by more than {} {model}",
-                    self.names[0], sprt.elo0
-                ),
-                _ => "no decision yet".to_string(),
-            };
-            lines.push(format!(
-                "  SPRT {model} [{}, {}], alpha {}, beta {}: LLR {} ({}, {}): {verdict}",
-                sprt.elo0,
-                sprt.elo1,
-                sprt.alpha,
-                sprt.beta,
-                plain(self.tally.llr.unwrap_or(0.0), 2),
-                plain(lower, 2),
-                plain(upper, 2)
-            ));
-        }
+        lines.extend(self.sprt_line());
         let overhead = if self.tally.overhead_count > 0 {
             format!(
                 "{:.0} us per move",
@@ -431,12 +407,40 @@ impl Outcome<'_> {
         };
         lines.push(format!(
             "  {}, {} in {:.1} s{this_run}; referee overhead {overhead} (from a reply to the \
-         next request)",
+             next request)",
             count(games, "game"),
             count(self.tally.moves, "move"),
             self.elapsed.as_secs_f64()
         ));
         lines.join("\n")
+    }
+
+    /// The summary's SPRT line, if the match runs one: its bounds, the LLR and the verdict.
+    fn sprt_line(&self) -> Option<String> {
+        let sprt = self.config.sprt.as_ref()?;
+        let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
+        let model = sprt.model.unit();
+        let verdict = match self.finish {
+            Finish::Decided(SprtDecision::H1) => format!(
+                "H1 accepted: {} is stronger by at least {} {model}",
+                self.names[0], sprt.elo1
+            ),
+            Finish::Decided(SprtDecision::H0) => format!(
+                "H0 accepted: {} is not stronger by more than {} {model}",
+                self.names[0], sprt.elo0
+            ),
+            _ => "no decision yet".to_string(),
+        };
+        Some(format!(
+            "  SPRT {model} [{}, {}], alpha {}, beta {}: LLR {} ({}, {}): {verdict}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            plain(self.tally.llr.unwrap_or(0.0), 2),
+            plain(lower, 2),
+            plain(upper, 2)
+        ))
     }
 
     /// The final report as one JSON object (`--json`), for scripts: the same figures as
