@@ -1,9 +1,10 @@
 //! Line I/O for the sessions: reading command lines from a byte stream, whatever it holds,
 //! and writing replies to an output that may close at any time.
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fmt::Display;
-use std::io::{BufRead, ErrorKind, Write};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::io::{BufRead, ErrorKind, IsTerminal, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
@@ -243,6 +244,120 @@ pub fn next_event<E>(inbox: &Receiver<E>, deadline: Option<Instant>) -> Next<E> 
             Err(RecvTimeoutError::Disconnected) => Next::Closed,
         },
         None => inbox.recv().map_or(Next::Closed, Next::Event),
+    }
+}
+
+/// A session that reads its commands from stdin and may have to act by itself at a
+/// deadline (the UCI session and the Gomocup brain, which answer at a search's guard
+/// deadline): what [`drive_from_stdin`] needs to know of it.
+pub trait Driven {
+    /// Everything the session reacts to.
+    type Event: Send + 'static;
+
+    /// The event that carries a line (or the end) of stdin, read at `at`.
+    fn input_event(input: Input, at: Instant) -> Self::Event;
+
+    /// The input an event carries, if it is one: its bytes count as read ahead until the
+    /// session has handled it.
+    fn input_of(event: &Self::Event) -> Option<&Input>;
+
+    /// When the session must act by itself, if it must.
+    fn deadline(&self) -> Option<Instant>;
+
+    /// The deadline has passed.
+    fn deadline_passed(&mut self);
+
+    /// Handles one event.
+    fn handle(&mut self, event: Self::Event) -> Flow;
+}
+
+/// The event loop of a [`Driven`] session: reads stdin into `events` on a thread of its
+/// own, and hands the session each event from `inbox` (or the passing of its deadline) until
+/// it quits or every sender is gone.
+pub fn drive_from_stdin<S: Driven>(
+    session: &mut S,
+    events: Sender<S::Event>,
+    inbox: &Receiver<S::Event>,
+) {
+    // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
+    let ahead = ReadAhead::new();
+    spawn_bounded_stdin_reader(ahead.clone(), move |input, at| {
+        events.send(S::input_event(input, at)).is_ok()
+    });
+    loop {
+        let event = match next_event(inbox, session.deadline()) {
+            Next::Event(event) => event,
+            Next::Deadline => {
+                session.deadline_passed();
+                continue;
+            }
+            Next::Closed => break,
+        };
+        let read = S::input_of(&event).map_or(0, read_ahead_cost);
+        let flow = session.handle(event);
+        ahead.release(read);
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+}
+
+/// A progress bar on stderr (indicatif) for a long run that a person may watch (a match, a
+/// tuning run), or nothing when stderr is not a terminal (a log, a pipe, a test), so that
+/// it never mixes with what a program reads.
+pub struct Bar(Option<ProgressBar>);
+
+impl Bar {
+    /// A bar of `total` steps drawn with `template`, `done` of them already taken (a resumed
+    /// run).
+    pub fn new(template: &str, total: usize, done: usize) -> Bar {
+        if !std::io::stderr().is_terminal() {
+            return Bar(None);
+        }
+        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+        let style =
+            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
+        bar.set_style(style.progress_chars("=> "));
+        bar.set_position(done as u64);
+        // The estimate counts only the steps of this run, not those taken before it.
+        bar.reset_eta();
+        Bar(Some(bar))
+    }
+
+    /// Whether the bar is drawn (stderr is a terminal).
+    pub fn is_shown(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Runs `write` with the bar out of the way, and draws it again after, so that lines
+    /// printed meanwhile go above it.
+    pub fn suspend<T>(&self, write: impl FnOnce() -> T) -> T {
+        match &self.0 {
+            Some(bar) => bar.suspend(write),
+            None => write(),
+        }
+    }
+
+    /// Moves the bar to `position` steps, with `message` beside it.
+    pub fn show(&self, position: usize, message: String) {
+        if let Some(bar) = &self.0 {
+            bar.set_position(position as u64);
+            bar.set_message(message);
+        }
+    }
+
+    /// Redraws the elapsed time while nothing else happens.
+    pub fn tick(&self) {
+        if let Some(bar) = &self.0 {
+            bar.tick();
+        }
+    }
+
+    /// Takes the bar off the screen, before the run's last words.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
     }
 }
 

@@ -115,25 +115,29 @@ pub fn parse_entry(line: &str, geometry: Geometry) -> Result<Entry, EntryError> 
 mod tests {
     use super::*;
 
+    /// Each text names its square on a board of `columns` x `rows`, `k` in a row.
+    fn assert_squares((columns, rows, k): (u32, u32, u32), cases: &[(&str, Square)]) {
+        let g = Geometry::new(columns, rows, k).unwrap();
+        for &(text, square) in cases {
+            assert_eq!(parse_entry(text, g), Ok(Entry::Square(square)), "{text}");
+        }
+    }
+
     #[test]
     fn squares_both_ways() {
-        let g = Geometry::new(3, 3, 3).unwrap();
-        assert_eq!(parse_entry("c3", g), Ok(Entry::Square(8)));
-        assert_eq!(parse_entry("  B2 ", g), Ok(Entry::Square(4)));
-        // Row 1, column 3: the row numbers and column order shown beside the board.
-        assert_eq!(parse_entry("1 3", g), Ok(Entry::Square(2)));
-        assert_eq!(parse_entry("3\t1", g), Ok(Entry::Square(6)));
-        let g = Geometry::new(15, 15, 5).unwrap();
-        assert_eq!(parse_entry("o15", g), Ok(Entry::Square(224)));
+        // `1 3` is row 1, column 3: the row numbers and column order shown beside the board.
+        assert_squares(
+            (3, 3, 3),
+            &[("c3", 8), ("  B2 ", 4), ("1 3", 2), ("3\t1", 6)],
+        );
+        assert_squares((15, 15, 5), &[("o15", 224)]);
     }
 
     #[test]
     fn squares_of_the_largest_boards() {
+        let cases = [("t20", 399), ("20 20", 399), ("T1", 19), ("a20", 380)];
+        assert_squares((20, 20, 5), &cases);
         let g = Geometry::new(20, 20, 5).unwrap();
-        assert_eq!(parse_entry("t20", g), Ok(Entry::Square(399)));
-        assert_eq!(parse_entry("20 20", g), Ok(Entry::Square(399)));
-        assert_eq!(parse_entry("T1", g), Ok(Entry::Square(19)));
-        assert_eq!(parse_entry("a20", g), Ok(Entry::Square(380)));
         for sq in 0..g.cells() {
             assert_eq!(parse_entry(&g.name(sq), g), Ok(Entry::Square(sq)));
         }

@@ -139,12 +139,11 @@ impl<W: Write> Session<W> {
         };
         format!(
             // Short enough for an 80-column terminal in the usual cases.
-            "game {number}{of}, {}x{} k={} | {}, {} | {}",
+            "game {number}{of}, {}x{} k={} | {} | {}",
             g.columns(),
             g.rows(),
             g.k(),
-            self.describe_side(Player::X),
-            self.describe_side(Player::O),
+            self.sides(),
             self.score_line()
         )
     }
@@ -219,6 +218,16 @@ impl<W: Write> Session<W> {
         status
     }
 
+    /// Who plays x and who plays o, with an engine's limit, as the first line, each new game
+    /// and the status line name them.
+    fn sides(&self) -> String {
+        format!(
+            "{}, {}",
+            self.describe_side(Player::X),
+            self.describe_side(Player::O)
+        )
+    }
+
     fn describe_side(&self, side: Player) -> String {
         let i = side.index();
         let who = match self.config.sides[i] {
@@ -232,12 +241,11 @@ impl<W: Write> Session<W> {
         let g = self.config.geometry;
         self.choose_first()?;
         self.say(format!(
-            "kinrow play: {}x{}, {} in a row wins. {}, {}.{}",
+            "kinrow play: {}x{}, {} in a row wins. {}.{}",
             g.columns(),
             g.rows(),
             g.k(),
-            self.describe_side(Player::X),
-            self.describe_side(Player::O),
+            self.sides(),
             if self.humans() > 0 {
                 " Type a square like b2 (or row and column: 2 2), or help."
             } else {
@@ -283,11 +291,7 @@ impl<W: Write> Session<W> {
         self.moves.clear();
         self.ending = None;
         self.engines.new_game()?;
-        self.say(format!(
-            "\nnew game: {}, {}",
-            self.describe_side(Player::X),
-            self.describe_side(Player::O)
-        ))?;
+        self.say(format!("\nnew game: {}", self.sides()))?;
         self.draw()
     }
 

@@ -88,6 +88,46 @@ pub struct OptionSpec {
     pub kind: OptionKind,
 }
 
+/// Constructors for the option lists engines declare, one line per option.
+impl OptionSpec {
+    /// `type spin default D min A max B`
+    pub fn spin(name: &str, default: i64, min: i64, max: i64) -> OptionSpec {
+        OptionSpec::new(name, OptionKind::Spin { default, min, max })
+    }
+
+    /// `type check default true|false`
+    pub fn check(name: &str, default: bool) -> OptionSpec {
+        OptionSpec::new(name, OptionKind::Check { default })
+    }
+
+    /// `type combo default D var V1 var V2 ...`
+    pub fn combo<'a>(
+        name: &str,
+        default: &str,
+        vars: impl IntoIterator<Item = &'a str>,
+    ) -> OptionSpec {
+        let vars = vars.into_iter().map(str::to_string).collect();
+        let default = default.to_string();
+        OptionSpec::new(name, OptionKind::Combo { default, vars })
+    }
+
+    /// `type string default S`
+    pub fn string(name: &str, default: &str) -> OptionSpec {
+        let default = default.to_string();
+        OptionSpec::new(name, OptionKind::String { default })
+    }
+
+    /// `type button`
+    pub fn button(name: &str) -> OptionSpec {
+        OptionSpec::new(name, OptionKind::Button)
+    }
+
+    fn new(name: &str, kind: OptionKind) -> OptionSpec {
+        let name = name.to_string();
+        OptionSpec { name, kind }
+    }
+}
+
 /// Everything the engine writes on stdout. `Display` gives the exact line, without the
 /// newline. Strings are written as they are: keeping them on one line is up to whoever builds
 /// the reply.

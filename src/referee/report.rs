@@ -292,231 +292,246 @@ fn draw_ratio(tally: &Tally) -> String {
     }
 }
 
-/// The final report.
-pub fn summary(
-    config: &MatchConfig,
-    names: &[String; 2],
-    tally: &Tally,
-    elapsed: Duration,
-    finish: Finish,
-) -> String {
-    let wdl = tally.wdl;
-    let games = wdl.games();
-    let mut lines = Vec::new();
-    let status = match finish {
-        Finish::Completed => "completed".to_string(),
-        Finish::Decided(_) => format!("stopped by the SPRT after {games} games"),
-        Finish::Interrupted => format!("interrupted after {games} games"),
-    };
-    lines.push(format!(
-        "match {status}: {} vs {}, {}",
-        names[0], names[1], config.geometry
-    ));
-    let percent = |points: f64| {
-        if games == 0 {
-            "n/a".to_string()
-        } else {
-            format!("{:.1}%", 100.0 * points / games as f64)
-        }
-    };
-    let first_points = wdl.wins as f64 + wdl.draws as f64 / 2.0;
-    lines.push(format!(
-        "  {}: {} wins, {} draws, {} losses, score {}",
-        names[0],
-        wdl.wins,
-        wdl.draws,
-        wdl.losses,
-        percent(first_points)
-    ));
-    lines.push(format!(
-        "  {}: {} wins, {} draws, {} losses, score {}",
-        names[1],
-        wdl.losses,
-        wdl.draws,
-        wdl.wins,
-        percent(games as f64 - first_points)
-    ));
-    let (estimate, basis) = tally.estimate();
-    if let Some(e) = estimate {
+/// A match as its summary tells it, in text or in JSON: what it was, who played, what they
+/// scored, how long it took and how it ended.
+#[derive(Clone, Copy)]
+pub struct Outcome<'a> {
+    /// The match.
+    pub config: &'a MatchConfig,
+    /// The players' names, first player first.
+    pub names: &'a [String; 2],
+    /// The totals.
+    pub tally: &'a Tally,
+    /// The time the games took (in this run, for a resumed match).
+    pub elapsed: Duration,
+    /// How it ended.
+    pub finish: Finish,
+}
+
+impl Outcome<'_> {
+    /// The final report.
+    pub fn summary(&self) -> String {
+        let wdl = self.tally.wdl;
+        let games = wdl.games();
+        let mut lines = Vec::new();
+        let status = match self.finish {
+            Finish::Completed => "completed".to_string(),
+            Finish::Decided(_) => format!("stopped by the SPRT after {games} games"),
+            Finish::Interrupted => format!("interrupted after {games} games"),
+        };
         lines.push(format!(
-            "  Elo difference ({} - {}): {} +/- {} (95%), nElo {} +/- {}, LOS {} (from \
-             {basis})",
-            names[0],
-            names[1],
-            signed(e.elo, 1),
-            plain(e.elo_error, 1),
-            signed(e.nelo, 1),
-            plain(e.nelo_error, 1),
-            if e.los.is_finite() {
-                format!("{:.2}%", e.los * 100.0)
-            } else {
-                "n/a".into()
-            }
+            "match {status}: {} vs {}, {}",
+            self.names[0], self.names[1], self.config.geometry
         ));
-    }
-    let p = tally.pairs.0;
-    lines.push(format!(
-        "  pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for {}): [{}, {}, {}, {}, {}]",
-        names[0], p[0], p[1], p[2], p[3], p[4]
-    ));
-    let reasons: Vec<String> = tally
-        .reasons
-        .iter()
-        .map(|(reason, n)| format!("{reason} {n}"))
-        .collect();
-    lines.push(format!("  endings: {}", reasons.join(", ")));
-    for (who, faults) in tally.faults.iter().enumerate() {
-        if !faults.is_empty() {
-            let list: Vec<String> = faults.iter().map(|(f, n)| format!("{f} {n}")).collect();
-            lines.push(format!("  faults of {}: {}", names[who], list.join(", ")));
+        let percent = |points: f64| {
+            if games == 0 {
+                "n/a".to_string()
+            } else {
+                format!("{:.1}%", 100.0 * points / games as f64)
+            }
+        };
+        let first_points = wdl.wins as f64 + wdl.draws as f64 / 2.0;
+        lines.push(format!(
+            "  {}: {} wins, {} draws, {} losses, score {}",
+            self.names[0],
+            wdl.wins,
+            wdl.draws,
+            wdl.losses,
+            percent(first_points)
+        ));
+        lines.push(format!(
+            "  {}: {} wins, {} draws, {} losses, score {}",
+            self.names[1],
+            wdl.losses,
+            wdl.draws,
+            wdl.wins,
+            percent(games as f64 - first_points)
+        ));
+        let (estimate, basis) = self.tally.estimate();
+        if let Some(e) = estimate {
+            lines.push(format!(
+                "  Elo difference ({} - {}): {} +/- {} (95%), nElo {} +/- {}, LOS {} (from \
+                 {basis})",
+                self.names[0],
+                self.names[1],
+                signed(e.elo, 1),
+                plain(e.elo_error, 1),
+                signed(e.nelo, 1),
+                plain(e.nelo_error, 1),
+                if e.los.is_finite() {
+                    format!("{:.2}%", e.los * 100.0)
+                } else {
+                    "n/a".into()
+                }
+            ));
         }
+        let p = self.tally.pairs.0;
+        lines.push(format!(
+            "  pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for {}): [{}, {}, {}, {}, {}]",
+            self.names[0], p[0], p[1], p[2], p[3], p[4]
+        ));
+        let reasons: Vec<String> = self
+            .tally
+            .reasons
+            .iter()
+            .map(|(reason, n)| format!("{reason} {n}"))
+            .collect();
+        lines.push(format!("  endings: {}", reasons.join(", ")));
+        for (who, faults) in self.tally.faults.iter().enumerate() {
+            if !faults.is_empty() {
+                let list: Vec<String> = faults.iter().map(|(f, n)| format!("{f} {n}")).collect();
+                lines.push(format!(
+                    "  faults of {}: {}",
+                    self.names[who],
+                    list.join(", ")
+                ));
+            }
+        }
+        lines.extend(self.sprt_line());
+        let overhead = if self.tally.overhead_count > 0 {
+            format!(
+                "{:.0} us per move",
+                self.tally.overhead.as_secs_f64() * 1e6 / self.tally.overhead_count as f64
+            )
+        } else {
+            "n/a".into()
+        };
+        // A resumed match's time is this run's only.
+        let this_run = if self.tally.earlier > 0 {
+            format!(
+                " (the {} after the resumption)",
+                games - self.tally.earlier as u64
+            )
+        } else {
+            String::new()
+        };
+        lines.push(format!(
+            "  {}, {} in {:.1} s{this_run}; referee overhead {overhead} (from a reply to the \
+             next request)",
+            count(games, "game"),
+            count(self.tally.moves, "move"),
+            self.elapsed.as_secs_f64()
+        ));
+        lines.join("\n")
     }
-    if let Some(sprt) = &config.sprt {
+
+    /// The summary's SPRT line, if the match runs one: its bounds, the LLR and the verdict.
+    fn sprt_line(&self) -> Option<String> {
+        let sprt = self.config.sprt.as_ref()?;
         let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
         let model = sprt.model.unit();
-        let verdict = match finish {
+        let verdict = match self.finish {
             Finish::Decided(SprtDecision::H1) => format!(
                 "H1 accepted: {} is stronger by at least {} {model}",
-                names[0], sprt.elo1
+                self.names[0], sprt.elo1
             ),
             Finish::Decided(SprtDecision::H0) => format!(
                 "H0 accepted: {} is not stronger by more than {} {model}",
-                names[0], sprt.elo0
+                self.names[0], sprt.elo0
             ),
             _ => "no decision yet".to_string(),
         };
-        lines.push(format!(
+        Some(format!(
             "  SPRT {model} [{}, {}], alpha {}, beta {}: LLR {} ({}, {}): {verdict}",
             sprt.elo0,
             sprt.elo1,
             sprt.alpha,
             sprt.beta,
-            plain(tally.llr.unwrap_or(0.0), 2),
+            plain(self.tally.llr.unwrap_or(0.0), 2),
             plain(lower, 2),
             plain(upper, 2)
-        ));
+        ))
     }
-    let overhead = if tally.overhead_count > 0 {
-        format!(
-            "{:.0} us per move",
-            tally.overhead.as_secs_f64() * 1e6 / tally.overhead_count as f64
-        )
-    } else {
-        "n/a".into()
-    };
-    // A resumed match's time is this run's only.
-    let this_run = if tally.earlier > 0 {
-        format!(
-            " (the {} after the resumption)",
-            games - tally.earlier as u64
-        )
-    } else {
-        String::new()
-    };
-    lines.push(format!(
-        "  {}, {} in {:.1} s{this_run}; referee overhead {overhead} (from a reply to the \
-         next request)",
-        count(games, "game"),
-        count(tally.moves, "move"),
-        elapsed.as_secs_f64()
-    ));
-    lines.join("\n")
-}
 
-/// The final report as one JSON object (`--json`), for scripts: the same figures as
-/// [`summary`], from the first player's point of view. Values that the data cannot give
-/// (an Elo at a score of 100%) are `null`.
-pub fn summary_json(
-    config: &MatchConfig,
-    names: &[String; 2],
-    tally: &Tally,
-    elapsed: Duration,
-    finish: Finish,
-) -> String {
-    use serde_json::{Value, json};
-    let number = |x: f64| {
-        if x.is_finite() { json!(x) } else { Value::Null }
-    };
-    let wdl = tally.wdl;
-    let games = wdl.games();
-    let points = wdl.wins as f64 + wdl.draws as f64 / 2.0;
-    let share = |part: f64| {
-        if games == 0 {
-            Value::Null
-        } else {
-            json!(part / games as f64)
-        }
-    };
-    let (estimate, _) = tally.estimate();
-    let elo = estimate.map_or(Value::Null, |e| {
-        json!({
-            "elo": number(e.elo),
-            "elo_error": number(e.elo_error),
-            "nelo": number(e.nelo),
-            "nelo_error": number(e.nelo_error),
-            "los": number(e.los),
-            "from": if tally.pairs.pairs() > 0 { "pairs" } else { "games" },
-        })
-    });
-    let sprt = config.sprt.as_ref().map_or(Value::Null, |sprt| {
-        let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
-        let decision = match finish {
-            Finish::Decided(SprtDecision::H1) => "H1",
-            Finish::Decided(SprtDecision::H0) => "H0",
-            _ => "none",
+    /// The final report as one JSON object (`--json`), for scripts: the same figures as
+    /// [`Outcome::summary`], from the first player's point of view. Values that the data
+    /// cannot give (an Elo at a score of 100%) are `null`.
+    pub fn json(&self) -> String {
+        use serde_json::{Value, json};
+        let number = |x: f64| {
+            if x.is_finite() { json!(x) } else { Value::Null }
+        };
+        let wdl = self.tally.wdl;
+        let games = wdl.games();
+        let points = wdl.wins as f64 + wdl.draws as f64 / 2.0;
+        let share = |part: f64| {
+            if games == 0 {
+                Value::Null
+            } else {
+                json!(part / games as f64)
+            }
+        };
+        let (estimate, _) = self.tally.estimate();
+        let elo = estimate.map_or(Value::Null, |e| {
+            json!({
+                "elo": number(e.elo),
+                "elo_error": number(e.elo_error),
+                "nelo": number(e.nelo),
+                "nelo_error": number(e.nelo_error),
+                "los": number(e.los),
+                "from": if self.tally.pairs.pairs() > 0 { "pairs" } else { "games" },
+            })
+        });
+        let sprt = self.config.sprt.as_ref().map_or(Value::Null, |sprt| {
+            let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
+            let decision = match self.finish {
+                Finish::Decided(SprtDecision::H1) => "H1",
+                Finish::Decided(SprtDecision::H0) => "H0",
+                _ => "none",
+            };
+            json!({
+                "elo0": sprt.elo0,
+                "elo1": sprt.elo1,
+                "alpha": sprt.alpha,
+                "beta": sprt.beta,
+                "model": sprt.model.unit(),
+                "llr": number(self.tally.llr.unwrap_or(0.0)),
+                "lower": number(lower),
+                "upper": number(upper),
+                "decision": decision,
+            })
+        });
+        let status = match self.finish {
+            Finish::Completed => "completed",
+            Finish::Decided(_) => "decided",
+            Finish::Interrupted => "interrupted",
         };
         json!({
-            "elo0": sprt.elo0,
-            "elo1": sprt.elo1,
-            "alpha": sprt.alpha,
-            "beta": sprt.beta,
-            "model": sprt.model.unit(),
-            "llr": number(tally.llr.unwrap_or(0.0)),
-            "lower": number(lower),
-            "upper": number(upper),
-            "decision": decision,
+            "status": status,
+            "players": self.names,
+            "board": {
+                "columns": self.config.geometry.columns(),
+                "rows": self.config.geometry.rows(),
+                "k": self.config.geometry.k(),
+                "rule": self.config.geometry.rule().name(),
+            },
+            "games": games,
+            "games_planned": self.config.games,
+            "wins": wdl.wins,
+            "draws": wdl.draws,
+            "losses": wdl.losses,
+            "points": points,
+            "score": share(points),
+            "draw_ratio": share(wdl.draws as f64),
+            "pair_draw_ratio": if self.tally.pairs.pairs() > 0 {
+                json!(self.tally.pairs.0[2] as f64 / self.tally.pairs.pairs() as f64)
+            } else {
+                Value::Null
+            },
+            "elo": elo,
+            "pentanomial": self.tally.pairs.0,
+            "sprt": sprt,
+            "endings": self.tally.reasons,
+            "faults": {
+                self.names[0].as_str(): self.tally.faults[0],
+                self.names[1].as_str(): self.tally.faults[1],
+            },
+            "moves": self.tally.moves,
+            "seconds": self.elapsed.as_secs_f64(),
+            "seed": self.config.seed,
         })
-    });
-    let status = match finish {
-        Finish::Completed => "completed",
-        Finish::Decided(_) => "decided",
-        Finish::Interrupted => "interrupted",
-    };
-    json!({
-        "status": status,
-        "players": names,
-        "board": {
-            "columns": config.geometry.columns(),
-            "rows": config.geometry.rows(),
-            "k": config.geometry.k(),
-            "rule": config.geometry.rule().name(),
-        },
-        "games": games,
-        "games_planned": config.games,
-        "wins": wdl.wins,
-        "draws": wdl.draws,
-        "losses": wdl.losses,
-        "points": points,
-        "score": share(points),
-        "draw_ratio": share(wdl.draws as f64),
-        "pair_draw_ratio": if tally.pairs.pairs() > 0 {
-            json!(tally.pairs.0[2] as f64 / tally.pairs.pairs() as f64)
-        } else {
-            Value::Null
-        },
-        "elo": elo,
-        "pentanomial": tally.pairs.0,
-        "sprt": sprt,
-        "endings": tally.reasons,
-        "faults": {
-            names[0].as_str(): tally.faults[0],
-            names[1].as_str(): tally.faults[1],
-        },
-        "moves": tally.moves,
-        "seconds": elapsed.as_secs_f64(),
-        "seed": config.seed,
-    })
-    .to_string()
+        .to_string()
+    }
 }
 
 #[cfg(test)]

@@ -5,22 +5,24 @@ use super::config::MatchConfig;
 use super::game::{GameRecord, GameRules, play_game};
 use super::lineup::{Lineup, seat_players};
 use super::openings::{OpeningError, Openings, mix};
-use super::progress::Progress;
+use super::progress;
 use super::records::{Records, WriteError};
 use super::report::{
-    Finish, GameResult, Tally, finished_line, interim_report, started_line, summary, summary_json,
+    Finish, GameResult, Outcome, Tally, finished_line, interim_report, started_line,
 };
 use super::state::{MatchState, StateError, StateFile};
 use super::stats::{SprtDecision, sprt_decision, sprt_llr};
 use crate::client::{Cancel, Seat, StartError, interrupt};
+use crate::io::Bar;
 use crate::rules::Tables;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The purpose number of the random players' streams (see [`mix`]).
@@ -122,6 +124,10 @@ fn worker(mut seats: [Seat; 2], shared: Arc<Shared>, results: Sender<Event>) {
     }
 }
 
+/// How long the match waits for a worker's news before it redraws the progress bar and looks
+/// for Ctrl-C again.
+const POLL: Duration = Duration::from_millis(100);
+
 /// Plays the match described by `config`, reporting on `out`; with `resume`, from the games
 /// its state file holds, adding each new one to it.
 ///
@@ -136,80 +142,40 @@ pub fn run(
     let tables = Tables::new(config.geometry);
     let openings = Openings::load(&config.openings, &tables, config.seed, config.adjudicate)
         .map_err(MatchError::Openings)?;
-    let mut records = Records::create(
+    let records = Records::create(
         config.jsonl.as_deref(),
         config.sgf.as_deref(),
         config.logs.as_deref(),
         config.overwrite,
     )
     .map_err(MatchError::Write)?;
-    let (mut state_file, earlier) = match resume {
-        Some(resume) => {
-            let file = StateFile::open(&resume.path, &resume.args, config.seed)
-                .map_err(MatchError::State)?;
-            let earlier = resume.state.map(|s| s.games).unwrap_or_default();
-            (Some(file), earlier)
-        }
-        None => (None, Vec::new()),
-    };
+    let (state_file, earlier) = open_state(config, resume)?;
     let first_game = earlier.len().min(config.games);
     let cancel = Cancel::new();
     let concurrency = config.concurrency.min(config.games).max(1);
+    let Lineup { seats, names } =
+        seat_players(config, concurrency, &cancel).map_err(MatchError::Start)?;
 
-    let Lineup {
-        seats: all_seats,
-        names,
-    } = seat_players(config, concurrency, &cancel).map_err(MatchError::Start)?;
-
-    let g = config.geometry;
-    let limits = if config.players[0].limit == config.players[1].limit {
-        config.players[0].limit.to_string()
-    } else {
-        format!(
-            "{}: {}, {}: {}",
-            names[0], config.players[0].limit, names[1], config.players[1].limit
-        )
-    };
-    let progress = Progress::new(config.games, first_game);
-    let w = |out: &mut dyn Write, text: String| -> Result<(), MatchError> {
-        progress
-            .suspend(|| writeln!(out, "{text}").and_then(|()| out.flush()))
-            .map_err(MatchError::Output)
-    };
-    w(
+    let mut lines = Lines {
         out,
-        format!(
-            "match: {} vs {} on {g}, {} games, {limits}; openings: {}; \
-             concurrency {concurrency}; seed {}",
-            names[0], names[1], config.games, config.openings, config.seed
-        ),
-    )?;
-
+        progress: progress::bar(config.games, first_game),
+    };
+    lines.write(header_line(config, &names, concurrency))?;
     let mut tally = Tally::default();
     for game in &earlier[..first_game] {
         tally.add(game);
     }
     tally.earlier = first_game;
     if first_game > 0 {
-        w(
-            out,
-            format!(
-                "resumed: {first_game} of {} games already played; score: {} {}, {} {}, draws {}",
-                config.games, names[0], tally.wdl.wins, names[1], tally.wdl.losses, tally.wdl.draws
-            ),
-        )?;
+        lines.write(resumed_line(config, &names, &tally))?;
     }
-    let mut finish = Finish::Completed;
-    let decided = sprt_check(config, &mut tally);
     // A match that was decided (or played out) before it stopped plays no more games.
+    let decided = sprt_check(config, &mut tally);
     let next = if decided.is_some() {
         config.games
     } else {
         first_game
     };
-    if let Some(decision) = decided {
-        finish = Finish::Decided(decision);
-    }
     let shared = Arc::new(Shared {
         next: AtomicUsize::new(next),
         games: config.games,
@@ -224,122 +190,242 @@ pub fn run(
         cancel: cancel.clone(),
     });
     let started = Instant::now();
-    let (tx, rx) = channel();
-    let panicked: Arc<Mutex<Vec<String>>> = Arc::default();
-    let mut handles = Vec::new();
-    for seats in all_seats {
-        let (shared, tx) = (Arc::clone(&shared), tx.clone());
-        handles.push(std::thread::spawn(move || worker(seats, shared, tx)));
+    let (events, workers) = spawn_workers(seats, &shared);
+    let mut scorer = Scorer {
+        config,
+        names,
+        tables,
+        records,
+        state_file,
+        tally,
+        pending: BTreeMap::new(),
+        lines,
+    };
+    let stopped = scorer.receive(&events);
+    // The loop ends early on a failure, a decision or Ctrl-C: the workers stop too.
+    if !matches!(stopped, Ok(None)) {
+        cancel.set();
     }
-    drop(tx);
+    scorer.lines.progress.finish();
+    let panicked = join_workers(workers);
+    let stopped = stopped?;
+    if let Some(what) = panicked {
+        return Err(MatchError::WorkerPanicked(what));
+    }
+    let mut finish = stopped.unwrap_or(decided.map_or(Finish::Completed, Finish::Decided));
+    if interrupt::interrupted() {
+        finish = Finish::Interrupted;
+    }
+    scorer.summarize(started.elapsed(), finish)?;
+    Ok(finish)
+}
 
-    let mut pending: BTreeMap<usize, GameRecord> = BTreeMap::new();
-    let mut failure: Option<MatchError> = None;
-    let name_refs = [names[0].as_str(), names[1].as_str()];
-    'outer: loop {
-        if interrupt::interrupted() {
-            finish = Finish::Interrupted;
-            cancel.set();
-            break;
+/// The state file of a resumed match, opened to add the games still to come, and the games
+/// it already holds (none for a new match).
+fn open_state(
+    config: &MatchConfig,
+    resume: Option<Resume>,
+) -> Result<(Option<StateFile>, Vec<GameResult>), MatchError> {
+    match resume {
+        Some(resume) => {
+            let file = StateFile::open(&resume.path, &resume.args, config.seed)
+                .map_err(MatchError::State)?;
+            let earlier = resume.state.map(|s| s.games).unwrap_or_default();
+            Ok((Some(file), earlier))
         }
-        let record = match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(_) if interrupt::interrupted() => continue,
-            Ok(Event::Started(index, first_is_x)) => {
-                let line = started_line(index, first_is_x, &names, config.games);
-                if let Err(e) = w(out, line) {
-                    failure = Some(e);
-                    cancel.set();
-                    break;
-                }
-                continue;
-            }
-            Ok(Event::Finished(record)) => record,
-            Err(RecvTimeoutError::Timeout) => {
-                progress.tick();
-                continue;
-            }
-            Err(RecvTimeoutError::Disconnected) => break,
-        };
-        pending.insert(record.index, *record);
-        while let Some(game) = pending.remove(&tally.points.len()) {
-            let result = GameResult::of(&game);
-            tally.add(&result);
-            let decision = if game.index % 2 == 1 {
-                sprt_check(config, &mut tally)
-            } else {
-                None
-            };
-            let played = tally.points.len();
-            let report_due = config.report_every > 0
-                && played.is_multiple_of(config.report_every)
-                && played < config.games
-                && decision.is_none();
-            let written = w(out, finished_line(&game, &names))
-                .and_then(|()| {
-                    records
-                        .add(&game, name_refs, &tables)
-                        .map_err(MatchError::Write)
-                })
-                // The state after the records: a game cut off between the two is played
-                // again (and recorded twice) rather than lost from the records.
-                .and_then(|()| match &mut state_file {
-                    Some(state) => state.add(&result).map_err(MatchError::State),
-                    None => Ok(()),
-                })
-                .and_then(|()| {
-                    progress.game(&tally, &names);
-                    if report_due {
-                        w(out, interim_report(config, &names, &tally))
-                    } else {
-                        Ok(())
-                    }
-                });
-            if let Err(e) = written {
-                failure = Some(e);
-                cancel.set();
-                break 'outer;
-            }
-            if let Some(decision) = decision {
-                finish = Finish::Decided(decision);
-                cancel.set();
-                break 'outer;
-            }
-        }
+        None => Ok((None, Vec::new())),
     }
-    progress.finish();
-    for handle in handles {
-        if let Err(panic) = handle.join() {
+}
+
+/// The report's first line: who plays whom, on what, under which limits, so that a log
+/// says what it is a log of.
+fn header_line(config: &MatchConfig, names: &[String; 2], concurrency: usize) -> String {
+    let g = config.geometry;
+    let [first, second] = &config.players;
+    let limits = if first.limit == second.limit {
+        first.limit.to_string()
+    } else {
+        format!(
+            "{}: {}, {}: {}",
+            names[0], first.limit, names[1], second.limit
+        )
+    };
+    format!(
+        "match: {} vs {} on {g}, {} games, {limits}; openings: {}; \
+         concurrency {concurrency}; seed {}",
+        names[0], names[1], config.games, config.openings, config.seed
+    )
+}
+
+/// The line of a resumed match: how far it had come, so that the running totals that
+/// follow are not read as this run's alone.
+fn resumed_line(config: &MatchConfig, names: &[String; 2], tally: &Tally) -> String {
+    let wdl = tally.wdl;
+    format!(
+        "resumed: {} of {} games already played; score: {} {}, {} {}, draws {}",
+        tally.earlier, config.games, names[0], wdl.wins, names[1], wdl.losses, wdl.draws
+    )
+}
+
+/// Starts a worker thread for each pair of seats; their news comes on the receiver, which
+/// reports disconnected once every worker has stopped.
+fn spawn_workers(
+    seats: Vec<[Seat; 2]>,
+    shared: &Arc<Shared>,
+) -> (Receiver<Event>, Vec<JoinHandle<()>>) {
+    let (tx, rx) = channel();
+    let workers = seats
+        .into_iter()
+        .map(|seats| {
+            let (shared, tx) = (Arc::clone(shared), tx.clone());
+            std::thread::spawn(move || worker(seats, shared, tx))
+        })
+        .collect();
+    (rx, workers)
+}
+
+/// Waits for every worker, so that none outlives the match with an engine running; the
+/// message of the first that panicked, if any did.
+fn join_workers(workers: Vec<JoinHandle<()>>) -> Option<String> {
+    let mut first_panic = None;
+    for worker in workers {
+        if let Err(panic) = worker.join() {
             let what = panic
                 .downcast_ref::<String>()
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "a worker panicked".into());
-            if let Ok(mut list) = panicked.lock() {
-                list.push(what);
+            first_panic.get_or_insert(what);
+        }
+    }
+    first_panic
+}
+
+/// The report's output: every line is written with the progress bar out of the way and
+/// flushed at once, so that a log read while the match runs is up to date.
+struct Lines<'a> {
+    out: &'a mut dyn Write,
+    progress: Bar,
+}
+
+impl Lines<'_> {
+    /// Writes one line of the report.
+    fn write(&mut self, text: String) -> Result<(), MatchError> {
+        let out = &mut *self.out;
+        self.progress
+            .suspend(|| writeln!(out, "{text}").and_then(|()| out.flush()))
+            .map_err(MatchError::Output)
+    }
+}
+
+/// The match's side of the games: the workers finish them in any order, and this counts,
+/// records and reports them in game order, so that a report, the records and the state
+/// file read the same whatever the concurrency.
+struct Scorer<'a, 'o> {
+    config: &'a MatchConfig,
+    names: [String; 2],
+    tables: Arc<Tables>,
+    records: Records,
+    state_file: Option<StateFile>,
+    tally: Tally,
+    /// Finished games waiting for an earlier one, by number.
+    pending: BTreeMap<usize, GameRecord>,
+    lines: Lines<'o>,
+}
+
+impl Scorer<'_, '_> {
+    /// Takes the workers' news until they have all stopped (`None`) or the match must stop
+    /// early: Ctrl-C, or the SPRT's decision (`Some`), or a failure to report or record.
+    fn receive(&mut self, events: &Receiver<Event>) -> Result<Option<Finish>, MatchError> {
+        loop {
+            if interrupt::interrupted() {
+                return Ok(Some(Finish::Interrupted));
+            }
+            match events.recv_timeout(POLL) {
+                // News that comes with Ctrl-C may be of a game it cut short: not counted.
+                Ok(_) if interrupt::interrupted() => {}
+                Ok(Event::Started(index, first_is_x)) => {
+                    let line = started_line(index, first_is_x, &self.names, self.config.games);
+                    self.lines.write(line)?;
+                }
+                Ok(Event::Finished(record)) => {
+                    self.pending.insert(record.index, *record);
+                    if let Some(decision) = self.score_ready()? {
+                        return Ok(Some(Finish::Decided(decision)));
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => self.lines.progress.tick(),
+                Err(RecvTimeoutError::Disconnected) => return Ok(None),
             }
         }
     }
-    if let Some(e) = failure {
-        return Err(e);
+
+    /// Scores the waiting games that are next in order; the SPRT's decision, as soon as
+    /// one of them brings it.
+    fn score_ready(&mut self) -> Result<Option<SprtDecision>, MatchError> {
+        while let Some(game) = self.pending.remove(&self.tally.points.len()) {
+            if let Some(decision) = self.score(&game)? {
+                return Ok(Some(decision));
+            }
+        }
+        Ok(None)
     }
-    if let Some(what) = panicked.lock().ok().and_then(|l| l.first().cloned()) {
-        return Err(MatchError::WorkerPanicked(what));
+
+    /// Counts, reports and records one game (the next in order), then the interim report if
+    /// one is due; the SPRT's decision if the game completed a pair that reached one.
+    fn score(&mut self, game: &GameRecord) -> Result<Option<SprtDecision>, MatchError> {
+        let config = self.config;
+        let result = GameResult::of(game);
+        self.tally.add(&result);
+        let decision = if game.index % 2 == 1 {
+            sprt_check(config, &mut self.tally)
+        } else {
+            None
+        };
+        let played = self.tally.points.len();
+        let report_due = config.report_every > 0
+            && played.is_multiple_of(config.report_every)
+            && played < config.games
+            && decision.is_none();
+        self.lines.write(finished_line(game, &self.names))?;
+        let names = [self.names[0].as_str(), self.names[1].as_str()];
+        self.records
+            .add(game, names, &self.tables)
+            .map_err(MatchError::Write)?;
+        // The state after the records: a game cut off between the two is played again (and
+        // recorded twice) rather than lost from the records.
+        if let Some(state) = &mut self.state_file {
+            state.add(&result).map_err(MatchError::State)?;
+        }
+        progress::show_game(&self.lines.progress, &self.tally, &self.names);
+        if report_due {
+            self.lines
+                .write(interim_report(config, &self.names, &self.tally))?;
+        }
+        Ok(decision)
     }
-    if interrupt::interrupted() {
-        finish = Finish::Interrupted;
+
+    /// The summary on the report, and as JSON in the file `--json` names.
+    fn summarize(&mut self, elapsed: Duration, finish: Finish) -> Result<(), MatchError> {
+        let outcome = Outcome {
+            config: self.config,
+            names: &self.names,
+            tally: &self.tally,
+            elapsed,
+            finish,
+        };
+        self.lines.write(outcome.summary())?;
+        if let Some(path) = &self.config.json {
+            let text = outcome.json() + "\n";
+            std::fs::write(path, text).map_err(|error| {
+                MatchError::Write(WriteError {
+                    path: path.clone(),
+                    error,
+                })
+            })?;
+        }
+        Ok(())
     }
-    let elapsed = started.elapsed();
-    w(out, summary(config, &names, &tally, elapsed, finish))?;
-    if let Some(path) = &config.json {
-        let text = summary_json(config, &names, &tally, elapsed, finish) + "\n";
-        std::fs::write(path, text).map_err(|error| {
-            MatchError::Write(WriteError {
-                path: path.clone(),
-                error,
-            })
-        })?;
-    }
-    Ok(finish)
 }
 
 /// After a completed pair, the SPRT's LLR is brought up to date; its decision, if it has

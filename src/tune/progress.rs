@@ -3,14 +3,14 @@
 //! time left, the tuned parameters' current values); without a terminal and with a log
 //! file, a short plain line per iteration on stderr instead of the bar.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use crate::io::Bar;
 use std::fs::File;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The bar and the log.
 pub struct Progress {
-    bar: Option<ProgressBar>,
+    bar: Bar,
     log: Option<(PathBuf, File)>,
     total: usize,
 }
@@ -34,28 +34,17 @@ impl Progress {
             )),
             None => None,
         };
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar =
-                ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-            let style = ProgressStyle::with_template(
-                "[{elapsed_precise}] {bar:24.cyan/blue} {pos}/{len} iterations  ETA {eta}  {wide_msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-            bar.set_style(style.progress_chars("=> "));
-            bar.set_position(done as u64);
-            // The estimate counts only this run's iterations.
-            bar.reset_eta();
-            bar
-        });
+        let bar = Bar::new(
+            "[{elapsed_precise}] {bar:24.cyan/blue} {pos}/{len} iterations  ETA {eta}  {wide_msg}",
+            total,
+            done,
+        );
         Ok(Progress { bar, log, total })
     }
 
     /// A line for a person on stderr, above the bar.
     pub fn note(&self, text: &str) {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| crate::io::complain(text)),
-            None => crate::io::complain(text),
-        }
+        self.bar.suspend(|| crate::io::complain(text));
     }
 
     /// An iteration has ended: its log line, and the bar (or a plain line) moves on.
@@ -70,31 +59,24 @@ impl Progress {
                 .map_err(|e| format!("--log {}: {e}", path.display()))?,
             None => self.note(line),
         }
-        match &self.bar {
-            Some(bar) => {
-                bar.set_position(done as u64);
-                bar.set_message(values.to_string());
-            }
-            None if self.log.is_some() => crate::io::complain(format_args!(
+        if self.bar.is_shown() {
+            self.bar.show(done, values.to_string());
+        } else if self.log.is_some() {
+            crate::io::complain(format_args!(
                 "kinrow tune: iteration {done} of {} done",
                 self.total
-            )),
-            None => {}
+            ));
         }
         Ok(())
     }
 
     /// Redraws the elapsed time while the games go on.
     pub fn tick(&self) {
-        if let Some(bar) = &self.bar {
-            bar.tick();
-        }
+        self.bar.tick();
     }
 
     /// Takes the bar off the screen.
     pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
+        self.bar.finish();
     }
 }

@@ -91,32 +91,27 @@ impl Game {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
         let change = options::parse_change(name, value).map_err(|e| e.to_string())?;
-        Ok(match change {
-            Change::Hash(mb) => Effect::Resize(mb),
-            Change::ClearHash => Effect::ClearHash,
+        match change {
+            // Options that the next search reads: setting them is all.
+            Change::Threads(n) => self.options.threads = n,
+            Change::Eval(kind) => self.options.eval = kind,
+            Change::RandomTieBreak(on) => self.options.random_tie_break = on,
+            Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
+            Change::Ponder(on) => self.options.ponder = on,
+            Change::Param { name, value } => {
+                // `parse_change` checked the name and the range.
+                self.options
+                    .params
+                    .set(name, value.into())
+                    .map_err(|e| format!("setoption: {e}"))?;
+            }
+            Change::ParamsFile(None) => self.options.params = crate::search::Params::DEFAULT,
+            // Options that the session must act on.
+            Change::Hash(mb) => return Ok(Effect::Resize(mb)),
+            Change::ClearHash => return Ok(Effect::ClearHash),
             Change::Seed(seed) => {
                 self.options.seed = seed;
-                Effect::Reseed
-            }
-            Change::Threads(n) => {
-                self.options.threads = n;
-                Effect::None
-            }
-            Change::Eval(kind) => {
-                self.options.eval = kind;
-                Effect::None
-            }
-            Change::RandomTieBreak(on) => {
-                self.options.random_tie_break = on;
-                Effect::None
-            }
-            Change::MoveOverhead(ms) => {
-                self.options.move_overhead_ms = ms;
-                Effect::None
-            }
-            Change::Ponder(on) => {
-                self.options.ponder = on;
-                Effect::None
+                return Ok(Effect::Reseed);
             }
             // The rules changed: the old game (and every table entry) is void.
             Change::Rule(rule) => {
@@ -128,27 +123,16 @@ impl Game {
                 })?;
                 self.options.rule = rule;
                 self.position = Position::new(Tables::new(g));
-                Effect::NewGame
+                return Ok(Effect::NewGame);
             }
             Change::Variant(v) => {
                 self.options.variant = Some(v);
                 self.options.rule = v.geometry().rule();
                 self.position = Position::new(Tables::new(v.geometry()));
-                Effect::NewGame
+                return Ok(Effect::NewGame);
             }
-            Change::Param { name, value } => {
-                // `parse_change` checked the name and the range.
-                self.options
-                    .params
-                    .set(name, value.into())
-                    .map_err(|e| format!("setoption: {e}"))?;
-                Effect::None
-            }
-            Change::ParamsFile(None) => {
-                self.options.params = crate::search::Params::DEFAULT;
-                Effect::None
-            }
-            Change::ParamsFile(Some(path)) => Effect::LoadParams(path),
-        })
+            Change::ParamsFile(Some(path)) => return Ok(Effect::LoadParams(path)),
+        }
+        Ok(Effect::None)
     }
 }

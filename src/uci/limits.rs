@@ -123,7 +123,8 @@ mod tests {
         assert_eq!((l.soft_time, l.hard_time), (Some(ms(90)), Some(ms(90))));
         let l = limits_for(&start, &go("go wtime 1000 movetime 10000"));
         assert!(l.hard_time.expect("a deadline") < ms(1000));
-        // A huge increment gives the budget of a large one (it used to wrap to almost none).
+        // A huge increment gives the budget of a large one: a sum that overflowed would wrap
+        // to almost none.
         let large = limits_for(&start, &go("go wtime 1000 winc 100000"));
         for huge in ["4611686018427387904", "9223372036854775807"] {
             let l = limits_for(&start, &go(&format!("go wtime 1000 winc {huge}")));

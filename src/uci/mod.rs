@@ -30,10 +30,7 @@ pub use options::{Change, OptionError, Options, Variant};
 pub use queue::{MAX_PENDING, MAX_PENDING_BYTES};
 
 use crate::engine::{Engine, Guard, Search, Steering};
-use crate::io::{
-    Flow, Input, MAX_LINE_BYTES, Next, Output, ReadAhead, log_received, next_event,
-    read_ahead_cost, spawn_bounded_stdin_reader,
-};
+use crate::io::{Driven, Flow, Input, MAX_LINE_BYTES, Output, drive_from_stdin, log_received};
 use crate::protocol::game::square_text;
 use crate::protocol::{self, Command, GoParams, Notation, Reply, SquareText};
 use crate::rules::Position;
@@ -162,40 +159,6 @@ impl<W: Write> Session<W> {
         self.emit(Reply::Error(message.to_string()));
     }
 
-    /// Handles one event.
-    pub fn handle(&mut self, event: Event) -> Flow {
-        let flow = match event {
-            Event::Input(Input::Line(line)) => self.handle_line(&line),
-            Event::Input(Input::NotUtf8) => {
-                self.error("the line is not valid UTF-8 and was ignored");
-                Flow::Continue
-            }
-            Event::Input(Input::TooLong(n)) => {
-                self.error(format!(
-                    "the line is {n} bytes long, over the limit of {MAX_LINE_BYTES}, and was ignored"
-                ));
-                Flow::Continue
-            }
-            Event::Input(Input::End) => self.quit(),
-            Event::Output(reply) => {
-                self.output(reply);
-                Flow::Continue
-            }
-            Event::Done(replies) => {
-                self.finish(replies);
-                Flow::Continue
-            }
-        };
-        if self.out.is_closed() {
-            // Nobody reads any more: end as on `quit`, which also stops a running job. Merely
-            // leaving the event loop would wait for that job, which under `go infinite`
-            // never ends by itself.
-            self.quit()
-        } else {
-            flow
-        }
-    }
-
     /// Output of the running job, as it comes.
     fn output(&mut self, reply: Reply) {
         if self.guard.as_ref().is_some_and(|(g, _)| g.answered()) {
@@ -206,59 +169,6 @@ impl<W: Write> Session<W> {
             self.last_pv.clone_from(&line.pv);
         }
         self.emit(reply);
-    }
-
-    /// When the next `bestmove` owed must be sent by: the running search's, if it has not
-    /// answered, else that of the first waiting `go` (`bestmove`s go out in the order of
-    /// their `go`s); `None` if that one has no time limit.
-    pub fn deadline(&self) -> Option<Instant> {
-        if self.owes_bestmove {
-            let guard = self.guard.as_ref().and_then(|(g, _)| g.due());
-            guard.into_iter().chain(self.stop_at).min()
-        } else {
-            self.pending.due()
-        }
-    }
-
-    /// A [`Session::deadline`] has passed. If the running search has not answered by its
-    /// own, stop it and send its `bestmove` now, the best move of its last completed
-    /// iteration. Then each waiting `go` whose deadline has passed, in order, gets its
-    /// `bestmove` now, a move chosen without a search; its turn, when it comes, starts no
-    /// search. Does nothing before the deadline.
-    pub fn deadline_passed(&mut self) {
-        if self.stop_at.is_some_and(|at| Instant::now() >= at) {
-            // The hard deadline of a search that pondered: it answers as one stopped.
-            self.stop_at = None;
-            self.engine.stop();
-        }
-        if let Some((guard, notation)) = self.guard.as_mut()
-            && let Some(best) = guard.answer_now()
-        {
-            let g = self.game.position.geometry();
-            // The first move of the last line written, so that the move played is the one
-            // the GUI was shown (an iteration whose line is still on its way is dropped);
-            // before any, the guard's own.
-            let (best, ponder) = match self.last_pv.as_slice() {
-                [first, rest @ ..] => (Some(*first), rest.first().copied()),
-                [] => (best.map(|sq| square_text(g, sq)), None),
-            };
-            let reply = Reply::BestMove(best, ponder, *notation);
-            self.engine.stop();
-            self.owes_bestmove = false;
-            self.emit(reply);
-        }
-        if self.owes_bestmove {
-            return;
-        }
-        while let Some((replies, arrived)) = self.pending.answer_due(Instant::now()) {
-            log::debug!(
-                "a waiting go was answered without a search {:.1} ms after it arrived",
-                arrived.elapsed().as_secs_f64() * 1e3
-            );
-            for reply in replies {
-                self.emit(reply);
-            }
-        }
     }
 
     fn handle_line(&mut self, line: &str) -> Flow {
@@ -341,11 +251,18 @@ impl<W: Write> Session<W> {
     /// Stops the running job at once, and every job that a command already waiting will
     /// start, as soon as it starts. Commands sent after the `stop` are not touched.
     fn stop(&mut self) {
+        self.stop_job(Queue::stop);
+    }
+
+    /// Stops the running job, does `waiting` to the commands that wait, then sends the
+    /// replies a search that pondered held: sending them runs the next waiting command, so
+    /// `waiting` must come first. A search that pondered answers as any stopped search.
+    fn stop_job(&mut self, waiting: fn(&mut Queue)) {
         if let Some(p) = &mut self.ponder {
             p.over = true;
         }
         self.engine.stop();
-        self.pending.stop();
+        waiting(&mut self.pending);
         if let Some(replies) = self.held.take() {
             self.release(replies);
         }
@@ -418,15 +335,7 @@ impl<W: Write> Session<W> {
     /// Stops any job (it still reports: its `go` gets a `bestmove`), drops waiting commands
     /// and ends the session.
     fn quit(&mut self) -> Flow {
-        if let Some(p) = &mut self.ponder {
-            // A search that pondered answers as any stopped search.
-            p.over = true;
-        }
-        self.pending.clear();
-        self.engine.stop();
-        if let Some(replies) = self.held.take() {
-            self.release(replies);
-        }
+        self.stop_job(Queue::clear);
         Flow::Quit
     }
 
@@ -613,30 +522,7 @@ pub fn run() -> ExitCode {
     // gomocup`, whose managers parse every line, stays silent).
     session.emit(Reply::Text(help::greeting()));
     log::info!("engine session started: commands on stdin, replies on stdout");
-    // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
-    let ahead = ReadAhead::new();
-    spawn_bounded_stdin_reader(ahead.clone(), move |input, _| {
-        events.send(Event::Input(input)).is_ok()
-    });
-    loop {
-        let event = match next_event(&inbox, session.deadline()) {
-            Next::Event(event) => event,
-            Next::Deadline => {
-                session.deadline_passed();
-                continue;
-            }
-            Next::Closed => break,
-        };
-        let read = match &event {
-            Event::Input(input) => read_ahead_cost(input),
-            _ => 0,
-        };
-        let flow = session.handle(event);
-        ahead.release(read);
-        if flow == Flow::Quit {
-            break;
-        }
-    }
+    drive_from_stdin(&mut session, events, &inbox);
     // Let a running job finish its report (it was told to stop), so that the last `go`
     // still gets its bestmove.
     while session.is_busy() {
@@ -649,6 +535,108 @@ pub fn run() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+impl<W: Write> Driven for Session<W> {
+    type Event = Event;
+
+    fn input_event(input: Input, _: Instant) -> Event {
+        Event::Input(input)
+    }
+
+    fn input_of(event: &Event) -> Option<&Input> {
+        match event {
+            Event::Input(input) => Some(input),
+            Event::Output(_) | Event::Done(_) => None,
+        }
+    }
+
+    /// When the next `bestmove` owed must be sent by: the running search's, if it has not
+    /// answered, else that of the first waiting `go` (`bestmove`s go out in the order of
+    /// their `go`s); `None` if that one has no time limit.
+    fn deadline(&self) -> Option<Instant> {
+        if self.owes_bestmove {
+            let guard = self.guard.as_ref().and_then(|(g, _)| g.due());
+            guard.into_iter().chain(self.stop_at).min()
+        } else {
+            self.pending.due()
+        }
+    }
+
+    /// A [`Session::deadline`] has passed. If the running search has not answered by its
+    /// own, stop it and send its `bestmove` now, the best move of its last completed
+    /// iteration. Then each waiting `go` whose deadline has passed, in order, gets its
+    /// `bestmove` now, a move chosen without a search; its turn, when it comes, starts no
+    /// search. Does nothing before the deadline.
+    fn deadline_passed(&mut self) {
+        if self.stop_at.is_some_and(|at| Instant::now() >= at) {
+            // The hard deadline of a search that pondered: it answers as one stopped.
+            self.stop_at = None;
+            self.engine.stop();
+        }
+        if let Some((guard, notation)) = self.guard.as_mut()
+            && let Some(best) = guard.answer_now()
+        {
+            let g = self.game.position.geometry();
+            // The first move of the last line written, so that the move played is the one
+            // the GUI was shown (an iteration whose line is still on its way is dropped);
+            // before any, the guard's own.
+            let (best, ponder) = match self.last_pv.as_slice() {
+                [first, rest @ ..] => (Some(*first), rest.first().copied()),
+                [] => (best.map(|sq| square_text(g, sq)), None),
+            };
+            let reply = Reply::BestMove(best, ponder, *notation);
+            self.engine.stop();
+            self.owes_bestmove = false;
+            self.emit(reply);
+        }
+        if self.owes_bestmove {
+            return;
+        }
+        while let Some((replies, arrived)) = self.pending.answer_due(Instant::now()) {
+            log::debug!(
+                "a waiting go was answered without a search {:.1} ms after it arrived",
+                arrived.elapsed().as_secs_f64() * 1e3
+            );
+            for reply in replies {
+                self.emit(reply);
+            }
+        }
+    }
+
+    /// Handles one event.
+    fn handle(&mut self, event: Event) -> Flow {
+        let flow = match event {
+            Event::Input(Input::Line(line)) => self.handle_line(&line),
+            Event::Input(Input::NotUtf8) => {
+                self.error("the line is not valid UTF-8 and was ignored");
+                Flow::Continue
+            }
+            Event::Input(Input::TooLong(n)) => {
+                self.error(format!(
+                    "the line is {n} bytes long, over the limit of {MAX_LINE_BYTES}, and was ignored"
+                ));
+                Flow::Continue
+            }
+            Event::Input(Input::End) => self.quit(),
+            Event::Output(reply) => {
+                self.output(reply);
+                Flow::Continue
+            }
+            Event::Done(replies) => {
+                self.finish(replies);
+                Flow::Continue
+            }
+        };
+        if self.out.is_closed() {
+            // Nobody reads any more: end as on `quit`, which also stops a running job. Merely
+            // leaving the event loop would wait for that job, which under `go infinite`
+            // never ends by itself.
+            self.quit()
+        } else {
+            flow
+        }
+    }
 }
 
 /// Says on stderr why the session could not start.

@@ -2,7 +2,7 @@
 //! them.
 
 use crate::eval::EvalKind;
-use crate::protocol::{Notation, OptionKind, OptionSpec};
+use crate::protocol::{Notation, OptionSpec};
 use crate::rules::{Geometry, Rule};
 use crate::search::Params;
 use std::path::{Path, PathBuf};
@@ -214,94 +214,42 @@ use crate::text::excerpt;
 pub fn specs() -> Vec<OptionSpec> {
     let defaults = Options::default();
     vec![
-        OptionSpec {
-            name: "Hash".into(),
-            kind: OptionKind::Spin {
-                default: HASH_DEFAULT,
-                min: HASH_MIN,
-                max: HASH_MAX,
-            },
-        },
-        OptionSpec {
-            name: "Clear Hash".into(),
-            kind: OptionKind::Button,
-        },
-        OptionSpec {
-            name: "Threads".into(),
-            kind: OptionKind::Spin {
-                default: defaults.threads as i64,
-                min: 1,
-                max: THREADS_MAX,
-            },
-        },
-        OptionSpec {
-            name: "Seed".into(),
-            kind: OptionKind::Spin {
-                default: defaults.seed as i64,
-                min: 0,
-                max: SEED_MAX,
-            },
-        },
-        OptionSpec {
-            name: "Eval".into(),
-            kind: OptionKind::Combo {
-                default: defaults.eval.name().into(),
-                vars: EvalKind::ALL.iter().map(|k| k.name().into()).collect(),
-            },
-        },
-        OptionSpec {
-            name: "RandomTieBreak".into(),
-            kind: OptionKind::Check {
-                default: defaults.random_tie_break,
-            },
-        },
+        OptionSpec::spin("Hash", HASH_DEFAULT, HASH_MIN, HASH_MAX),
+        OptionSpec::button("Clear Hash"),
+        OptionSpec::spin("Threads", defaults.threads as i64, 1, THREADS_MAX),
+        OptionSpec::spin("Seed", defaults.seed as i64, 0, SEED_MAX),
+        OptionSpec::combo(
+            "Eval",
+            defaults.eval.name(),
+            EvalKind::ALL.iter().map(|k| k.name()),
+        ),
+        OptionSpec::check("RandomTieBreak", defaults.random_tie_break),
         // Named as in Stockfish and most UCI engines, so that GUIs and users know it.
-        OptionSpec {
-            name: "Move Overhead".into(),
-            kind: OptionKind::Spin {
-                default: MOVE_OVERHEAD_DEFAULT,
-                min: 0,
-                max: MOVE_OVERHEAD_MAX,
-            },
-        },
+        OptionSpec::spin("Move Overhead", MOVE_OVERHEAD_DEFAULT, 0, MOVE_OVERHEAD_MAX),
         // GUIs send `go ponder` only to engines that list it.
-        OptionSpec {
-            name: "Ponder".into(),
-            kind: OptionKind::Check {
-                default: defaults.ponder,
-            },
-        },
-        OptionSpec {
-            name: "Rule".into(),
-            kind: OptionKind::Combo {
-                default: defaults.rule.name().into(),
-                vars: Rule::ALL.iter().map(|r| r.name().into()).collect(),
-            },
-        },
+        OptionSpec::check("Ponder", defaults.ponder),
+        OptionSpec::combo(
+            "Rule",
+            defaults.rule.name(),
+            Rule::ALL.iter().map(|r| r.name()),
+        ),
         // cutechess plays its tictactoe and gomoku variants only with engines that list them
         // here, with these exact names.
-        OptionSpec {
-            name: "UCI_Variant".into(),
-            kind: OptionKind::Combo {
-                default: Variant::TicTacToe.name().into(),
-                vars: Variant::ALL.iter().map(|v| v.name().into()).collect(),
-            },
-        },
-        OptionSpec {
-            name: "ParamsFile".into(),
-            kind: OptionKind::String {
-                default: String::new(),
-            },
-        },
+        OptionSpec::combo(
+            "UCI_Variant",
+            Variant::TicTacToe.name(),
+            Variant::ALL.iter().map(|v| v.name()),
+        ),
+        OptionSpec::string("ParamsFile", ""),
     ]
     .into_iter()
-    .chain(Params::SPECS.iter().map(|spec| OptionSpec {
-        name: spec.name.into(),
-        kind: OptionKind::Spin {
-            default: spec.default.into(),
-            min: spec.min.into(),
-            max: spec.max.into(),
-        },
+    .chain(Params::SPECS.iter().map(|spec| {
+        OptionSpec::spin(
+            spec.name,
+            spec.default.into(),
+            spec.min.into(),
+            spec.max.into(),
+        )
     }))
     .collect()
 }
@@ -328,31 +276,21 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
     }
     let (option, parse): (&'static str, fn(&str) -> Option<Change>) = if name_is("Hash") {
         ("Hash", |v| {
-            plain_number(v)
-                .filter(|n| (HASH_MIN as u64..=HASH_MAX as u64).contains(n))
-                .map(|n| Change::Hash(n as usize))
+            spin_value(v, HASH_MIN, HASH_MAX).map(|n| Change::Hash(n as usize))
         })
     } else if name_is("Threads") {
         ("Threads", |v| {
-            plain_number(v)
-                .filter(|n| (1..=THREADS_MAX as u64).contains(n))
-                .map(|n| Change::Threads(n as usize))
+            spin_value(v, 1, THREADS_MAX).map(|n| Change::Threads(n as usize))
         })
     } else if name_is("Seed") {
-        ("Seed", |v| {
-            plain_number(v)
-                .filter(|&n| n <= SEED_MAX as u64)
-                .map(Change::Seed)
-        })
+        ("Seed", |v| spin_value(v, 0, SEED_MAX).map(Change::Seed))
     } else if name_is("Eval") {
         ("Eval", |v| v.parse::<EvalKind>().ok().map(Change::Eval))
     } else if name_is("RandomTieBreak") {
         ("RandomTieBreak", |v| check(v).map(Change::RandomTieBreak))
     } else if name_is("Move Overhead") {
         ("Move Overhead", |v| {
-            plain_number(v)
-                .filter(|&n| n <= MOVE_OVERHEAD_MAX as u64)
-                .map(Change::MoveOverhead)
+            spin_value(v, 0, MOVE_OVERHEAD_MAX).map(Change::MoveOverhead)
         })
     } else if name_is("Ponder") {
         ("Ponder", |v| check(v).map(Change::Ponder))
@@ -426,6 +364,13 @@ fn check(v: &str) -> Option<bool> {
     }
 }
 
+/// The value of a spin option, if it is written as [`plain_number`] and lies in `min..=max`
+/// (a range below 0 takes nothing: no spin option of kinrow has one).
+fn spin_value(v: &str, min: i64, max: i64) -> Option<u64> {
+    let range = u64::try_from(min).ok()?..=u64::try_from(max).ok()?;
+    plain_number(v).filter(|n| range.contains(n))
+}
+
 /// A whole number written as plain decimal digits, as everywhere else in the protocol (no
 /// sign, no leading zero).
 fn plain_number(v: &str) -> Option<u64> {
@@ -454,6 +399,7 @@ fn expected(option: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::OptionKind;
 
     /// GUIs such as cutechess-cli read `min`, `max` and `default` as 32-bit signed integers.
     #[test]
@@ -478,82 +424,84 @@ mod tests {
 
     #[test]
     fn changes() {
-        assert_eq!(parse_change("hash", Some("64")), Ok(Change::Hash(64)));
-        assert_eq!(parse_change("Clear Hash", None), Ok(Change::ClearHash));
-        assert_eq!(parse_change("Seed", Some("7")), Ok(Change::Seed(7)));
-        assert_eq!(
-            parse_change("Eval", Some("lines")),
-            Ok(Change::Eval(EvalKind::Lines))
-        );
-        assert_eq!(
-            parse_change("RandomTieBreak", Some("false")),
-            Ok(Change::RandomTieBreak(false))
-        );
-        assert!(matches!(
-            parse_change("Hash", Some("0")),
-            Err(OptionError::BadValue { .. })
-        ));
-        assert!(matches!(
-            parse_change("Hash", Some("1e9")),
-            Err(OptionError::BadValue { .. })
-        ));
-        assert!(matches!(
-            parse_change("Seed", Some("-1")),
-            Err(OptionError::BadValue { .. })
-        ));
-        assert_eq!(
-            parse_change("Hash", None),
-            Err(OptionError::MissingValue("Hash"))
-        );
-        assert_eq!(parse_change("threads", Some("2")), Ok(Change::Threads(2)));
-        assert_eq!(
-            parse_change("Threads", Some("0")).unwrap_err().to_string(),
-            "setoption: Threads must be a whole number from 1 to 32, got '0'"
-        );
-        assert!(matches!(
-            parse_change("Threads", Some("33")),
-            Err(OptionError::BadValue { .. })
-        ));
+        for (name, value, change) in [
+            ("hash", Some("64"), Change::Hash(64)),
+            ("Clear Hash", None, Change::ClearHash),
+            ("Seed", Some("7"), Change::Seed(7)),
+            ("Eval", Some("lines"), Change::Eval(EvalKind::Lines)),
+            (
+                "RandomTieBreak",
+                Some("false"),
+                Change::RandomTieBreak(false),
+            ),
+            ("threads", Some("2"), Change::Threads(2)),
+            ("rule", Some("Exact"), Change::Rule(Rule::Exact)),
+            ("Rule", Some("renju"), Change::Rule(Rule::Renju)),
+            (
+                "UCI_Variant",
+                Some("gomoku"),
+                Change::Variant(Variant::Gomoku),
+            ),
+            (
+                "uci_variant",
+                Some("TicTacToe"),
+                Change::Variant(Variant::TicTacToe),
+            ),
+        ] {
+            assert_eq!(parse_change(name, value), Ok(change), "{name} {value:?}");
+        }
+        for (name, value) in [
+            ("Hash", "0"),
+            ("Hash", "1e9"),
+            ("Seed", "-1"),
+            ("Threads", "33"),
+        ] {
+            assert!(
+                matches!(
+                    parse_change(name, Some(value)),
+                    Err(OptionError::BadValue { .. })
+                ),
+                "{name} {value}"
+            );
+        }
         assert!(matches!(
             parse_change("Contempt", Some("2")),
             Err(OptionError::Unknown(_))
         ));
         assert_eq!(
+            parse_change("Hash", None),
+            Err(OptionError::MissingValue("Hash"))
+        );
+        assert_eq!(
             parse_change("Clear Hash", Some("x")),
             Err(OptionError::UnexpectedValue("Clear Hash"))
         );
-        assert_eq!(
-            parse_change("rule", Some("Exact")),
-            Ok(Change::Rule(Rule::Exact))
-        );
-        assert_eq!(
-            parse_change("Rule", Some("renju")),
-            Ok(Change::Rule(Rule::Renju))
-        );
-        assert_eq!(
-            parse_change("UCI_Variant", Some("gomoku")),
-            Ok(Change::Variant(Variant::Gomoku))
-        );
-        assert_eq!(
-            parse_change("uci_variant", Some("TicTacToe")),
-            Ok(Change::Variant(Variant::TicTacToe))
-        );
-        assert_eq!(
-            parse_change("UCI_Variant", Some("chess"))
-                .unwrap_err()
-                .to_string(),
-            "setoption: UCI_Variant must be one of tictactoe, gomokufreestyle, gomoku, got 'chess'"
-        );
-        assert_eq!(
-            parse_change("Rule", Some("caro")).unwrap_err().to_string(),
-            "setoption: Rule must be freestyle, exact or renju, got 'caro'"
-        );
+        for (name, value, message) in [
+            (
+                "Threads",
+                "0",
+                "setoption: Threads must be a whole number from 1 to 32, got '0'",
+            ),
+            (
+                "UCI_Variant",
+                "chess",
+                "setoption: UCI_Variant must be one of tictactoe, gomokufreestyle, gomoku, got 'chess'",
+            ),
+            (
+                "Rule",
+                "caro",
+                "setoption: Rule must be freestyle, exact or renju, got 'caro'",
+            ),
+            (
+                "Eval",
+                "best",
+                "setoption: Eval must be one of kinrow, lines, weights, squares, got 'best'",
+            ),
+        ] {
+            let refused = parse_change(name, Some(value)).map_err(|e| e.to_string());
+            assert_eq!(refused, Err(message.to_string()), "{name} {value}");
+        }
         assert_eq!(Variant::Gomoku.geometry().to_string(), "15x15 k=5 exact");
         assert_eq!(Variant::TicTacToe.geometry(), Geometry::default());
-        let e = parse_change("Eval", Some("best")).unwrap_err().to_string();
-        assert_eq!(
-            e,
-            "setoption: Eval must be one of kinrow, lines, weights, squares, got 'best'"
-        );
     }
 }

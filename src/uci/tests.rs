@@ -2,13 +2,22 @@
 //! make the search's own reply late.
 
 use super::*;
+use crate::io::Driven;
 use crate::io::SharedBuffer;
 use crate::search::time::guard_after;
 
-fn session() -> (Session<SharedBuffer>, SharedBuffer, Receiver<Event>) {
+/// A 15x15 game after three moves, where a search takes its time.
+const MIDGAME: &[&str] = &["newgame 15 15 5", "position startpos moves h8 i9 h9"];
+
+/// A session that has been sent the `setup` lines; its output, and its channel, whose events
+/// the test hands it (or holds back).
+fn session(setup: &[&str]) -> (Session<SharedBuffer>, SharedBuffer, Receiver<Event>) {
     let (tx, rx) = channel();
     let out = SharedBuffer::default();
-    let session = Session::new(out.clone(), tx).expect("a table");
+    let mut session = Session::new(out.clone(), tx).expect("a table");
+    for line in setup {
+        send(&mut session, line);
+    }
     (session, out, rx)
 }
 
@@ -28,9 +37,7 @@ fn drain(session: &mut Session<SharedBuffer>, rx: &Receiver<Event>) {
 
 #[test]
 fn a_late_search_is_answered_by_the_session_once() {
-    let (mut s, out, rx) = session();
-    send(&mut s, "newgame 15 15 5");
-    send(&mut s, "position startpos moves h8 i9 h9");
+    let (mut s, out, rx) = session(MIDGAME);
     let asked = Instant::now();
     send(&mut s, "go movetime 100");
     let at = s
@@ -57,7 +64,7 @@ fn a_late_search_is_answered_by_the_session_once() {
 
 #[test]
 fn a_search_on_time_is_not_answered_twice() {
-    let (mut s, out, rx) = session();
+    let (mut s, out, rx) = session(&[]);
     send(&mut s, "go movetime 50");
     drain(&mut s, &rx);
     s.deadline_passed();
@@ -91,8 +98,7 @@ const BLOCK_H12: &str = "position startpos moves h8 h7 h9 a1 h10 a2 h11";
 
 #[test]
 fn a_waiting_go_counts_its_time_from_its_arrival() {
-    let (mut s, out, rx) = session();
-    send(&mut s, "newgame 15 15 5");
+    let (mut s, out, rx) = session(&["newgame 15 15 5"]);
     send(&mut s, "perft 9");
     let asked = Instant::now();
     send(&mut s, "go movetime 100");
@@ -116,9 +122,7 @@ fn a_waiting_go_counts_its_time_from_its_arrival() {
 /// its own deadline, for the position sent before it, and its turn then starts nothing.
 #[test]
 fn a_waiting_go_is_answered_by_its_own_deadline() {
-    let (mut s, out, rx) = session();
-    send(&mut s, "newgame 15 15 5");
-    send(&mut s, "position startpos moves h8 i9 h9");
+    let (mut s, out, rx) = session(MIDGAME);
     send(&mut s, "go movetime 100");
     send(&mut s, BLOCK_H12);
     let asked = Instant::now();
@@ -152,8 +156,7 @@ fn a_waiting_go_is_answered_by_its_own_deadline() {
 /// on a finished game with why. `stop` then ends the perft, and nothing answers twice.
 #[test]
 fn a_go_waiting_behind_perft_answers_at_its_deadline() {
-    let (mut s, out, rx) = session();
-    send(&mut s, "newgame 15 15 5");
+    let (mut s, out, rx) = session(&["newgame 15 15 5"]);
     send(&mut s, "perft 9");
     send(&mut s, BLOCK_H12);
     send(&mut s, "go movetime 20");
@@ -188,8 +191,7 @@ fn a_go_waiting_behind_perft_answers_at_its_deadline() {
 /// for the `stop` that ends the search ahead of it.
 #[test]
 fn a_waiting_go_does_not_answer_before_the_search_ahead() {
-    let (mut s, out, rx) = session();
-    send(&mut s, "newgame 15 15 5");
+    let (mut s, out, rx) = session(&["newgame 15 15 5"]);
     send(&mut s, "go infinite");
     send(&mut s, "go movetime 10");
     assert_eq!(s.deadline(), None);
@@ -218,9 +220,7 @@ fn a_waiting_go_does_not_answer_before_the_search_ahead() {
 /// GUI was shown).
 #[test]
 fn the_guard_plays_the_last_line_written() {
-    let (mut s, out, rx) = session();
-    send(&mut s, "newgame 15 15 5");
-    send(&mut s, "position startpos moves h8 i9 h9");
+    let (mut s, out, rx) = session(MIDGAME);
     send(&mut s, "go movetime 300");
     // Let the first iterations' lines through, then hold the rest back as if the search
     // thread were late.
@@ -263,7 +263,7 @@ fn the_guard_plays_the_last_line_written() {
 /// itself first; `ponderhit` with nothing pondering does nothing.
 #[test]
 fn a_ponder_search_holds_its_bestmove() {
-    let (mut s, out, rx) = session();
+    let (mut s, out, rx) = session(&[]);
     // x wins at once: the search ends by itself at once.
     send(&mut s, "position startpos moves a1 b1 a2 b2");
     send(&mut s, "go ponder movetime 50");

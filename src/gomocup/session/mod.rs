@@ -24,10 +24,7 @@ use super::command::{Command, ParseError, parse_command};
 use super::game::{Game, Rules};
 use super::reply::{ABOUT, Reply};
 use crate::engine::{Engine, Guard, JobError, Search};
-use crate::io::{
-    Flow, Input, Next, Output, ReadAhead, log_received, next_event, read_ahead_cost,
-    spawn_bounded_stdin_reader,
-};
+use crate::io::{Driven, Flow, Input, Output, drive_from_stdin, log_received};
 use crate::rules::MAX_CELLS;
 use crate::rules::{Position, Square};
 use crate::search::{Params, SearchResult, Settings, TableSizeError, time};
@@ -159,47 +156,6 @@ impl<W: Write> Session<W> {
     /// Whether a search is running.
     pub fn is_thinking(&self) -> bool {
         self.engine.is_busy()
-    }
-
-    /// Handles one event.
-    pub fn handle(&mut self, event: Event) -> Flow {
-        let flow = match event {
-            Event::Input { input, at } => {
-                if let Input::Line(line) = &input {
-                    log_received(line);
-                }
-                if self.is_thinking() {
-                    self.while_thinking(input, at)
-                } else {
-                    self.input(input, at)
-                }
-            }
-            Event::Thought(thought) => self.finish(thought),
-        };
-        if self.out.is_closed() {
-            Flow::Quit
-        } else {
-            flow
-        }
-    }
-
-    /// When the running search must have answered by, if it has a time limit and has not.
-    pub fn deadline(&self) -> Option<Instant> {
-        self.guard.as_ref().and_then(|(g, _)| g.due())
-    }
-
-    /// The search has not ended by its [`Session::deadline`]: stop it, and play and send
-    /// the first move of its last completed iteration now. Does nothing before the deadline
-    /// or once answered.
-    pub fn deadline_passed(&mut self) {
-        let Some((guard, start)) = self.guard.as_mut() else {
-            return;
-        };
-        if let Some(best) = guard.answer_now() {
-            let start = *start;
-            self.engine.stop();
-            self.play_own(best, start);
-        }
     }
 
     /// Stops a running search (before the process exits: nothing will be sent).
@@ -471,34 +427,67 @@ pub fn run(params: Params) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // Lines read but not yet handled are bounded in bytes too: a flood waits in the pipe.
-    let ahead = ReadAhead::new();
-    spawn_bounded_stdin_reader(ahead.clone(), move |input, at| {
-        events.send(Event::Input { input, at }).is_ok()
-    });
-    loop {
-        let event = match next_event(&inbox, session.deadline()) {
-            Next::Event(event) => event,
-            Next::Deadline => {
-                session.deadline_passed();
-                continue;
-            }
-            Next::Closed => break,
-        };
-        let read = match &event {
-            Event::Input { input, .. } => read_ahead_cost(input),
-            _ => 0,
-        };
-        let flow = session.handle(event);
-        ahead.release(read);
-        if flow == Flow::Quit {
-            break;
-        }
-    }
+    drive_from_stdin(&mut session, events, &inbox);
     // Nothing may be written after END: a running search is told to stop and left behind
     // (the process ends with this function).
     session.stop();
     ExitCode::SUCCESS
+}
+
+impl<W: Write> Driven for Session<W> {
+    type Event = Event;
+
+    fn input_event(input: Input, at: Instant) -> Event {
+        Event::Input { input, at }
+    }
+
+    fn input_of(event: &Event) -> Option<&Input> {
+        match event {
+            Event::Input { input, .. } => Some(input),
+            Event::Thought(_) => None,
+        }
+    }
+
+    /// When the running search must have answered by, if it has a time limit and has not.
+    fn deadline(&self) -> Option<Instant> {
+        self.guard.as_ref().and_then(|(g, _)| g.due())
+    }
+
+    /// The search has not ended by its [`Session::deadline`]: stop it, and play and send
+    /// the first move of its last completed iteration now. Does nothing before the deadline
+    /// or once answered.
+    fn deadline_passed(&mut self) {
+        let Some((guard, start)) = self.guard.as_mut() else {
+            return;
+        };
+        if let Some(best) = guard.answer_now() {
+            let start = *start;
+            self.engine.stop();
+            self.play_own(best, start);
+        }
+    }
+
+    /// Handles one event.
+    fn handle(&mut self, event: Event) -> Flow {
+        let flow = match event {
+            Event::Input { input, at } => {
+                if let Input::Line(line) = &input {
+                    log_received(line);
+                }
+                if self.is_thinking() {
+                    self.while_thinking(input, at)
+                } else {
+                    self.input(input, at)
+                }
+            }
+            Event::Thought(thought) => self.finish(thought),
+        };
+        if self.out.is_closed() {
+            Flow::Quit
+        } else {
+            flow
+        }
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! make the search's own answer late.
 
 use super::*;
+use crate::io::Driven;
 use crate::io::SharedBuffer;
 use std::time::Duration;
 
