@@ -173,6 +173,28 @@ fn within_reach(board: &Board, cells: &[Cell]) -> Vec<Cell> {
         .collect()
 }
 
+/// The empty cells where a stone of `us`'s makes a threat of `min` or stronger, that it may
+/// play and `keep` keeps, into `out` (at most its length; the rest are left out, which costs
+/// the fours and threats searches only completeness), strongest first: how many.
+pub fn attacks(
+    b: &Board,
+    us: usize,
+    min: Threat,
+    keep: impl Fn(Cell) -> bool,
+    out: &mut [(Threat, Cell)],
+) -> usize {
+    let mut n = 0;
+    for &c in b.board_cells() {
+        if n < out.len() && b.is_empty(c) && b.threat(c, us) >= min && keep(c) && b.allowed(c, us) {
+            out[n] = (b.threat(c, us), c);
+            n += 1;
+        }
+    }
+    // Attacks that also make a second threat first: they are the likely winners.
+    out[..n].sort_by_key(|&(t, _)| std::cmp::Reverse(t));
+    n
+}
+
 /// Appends every empty cell near a stone (a position lost whatever is played still needs a
 /// move).
 /// Under renju, black's forbidden points are left out (none may be left at all).

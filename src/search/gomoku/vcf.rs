@@ -4,6 +4,7 @@
 //! are proofs; the search is bounded by attacks in a row and by a budget of nodes.
 
 use super::board::{Board, Cell};
+use super::movegen;
 use super::pattern::Threat;
 use super::search::Engine;
 
@@ -14,10 +15,9 @@ impl Engine {
     /// A win for the side to move by fours within `depth` attacks: the plies to the five
     /// (the five included) and the first move. Uses and lowers `self.vcf_left`.
     pub(super) fn vcf(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
-        if self.vcf_left == 0 || self.count_node() {
+        if self.spend_threat_node() {
             return None;
         }
-        self.vcf_left -= 1;
         let us = b.side();
         let them = us ^ 1;
         if b.count(us, Threat::Five) > 0 {
@@ -44,27 +44,13 @@ impl Engine {
             return None;
         }
         let mut attacks = [(Threat::None, 0usize); MAX_ATTACKS];
-        let mut n = 0;
-        match forced {
+        let n = match forced {
             Some(c) => {
                 attacks[0] = (b.threat(c, us), c);
-                n = 1;
+                1
             }
-            None => {
-                for &c in b.board_cells() {
-                    if n < MAX_ATTACKS
-                        && b.is_empty(c)
-                        && b.threat(c, us) >= Threat::Four
-                        && b.allowed(c, us)
-                    {
-                        attacks[n] = (b.threat(c, us), c);
-                        n += 1;
-                    }
-                }
-            }
-        }
-        // Fours that also make a three first: they are the likely winners.
-        attacks[..n].sort_by_key(|&(t, _)| std::cmp::Reverse(t));
+            None => movegen::attacks(b, us, Threat::Four, |_| true, &mut attacks),
+        };
         for &(_, m) in &attacks[..n] {
             b.make(m);
             let found = if b.count(us, Threat::Five) >= 2 {
@@ -91,5 +77,15 @@ impl Engine {
             }
         }
         None
+    }
+
+    /// Counts a node of the fours or threats search against `vcf_left` and the limits;
+    /// whether the search is to give up here.
+    pub(super) fn spend_threat_node(&mut self) -> bool {
+        if self.vcf_left == 0 || self.count_node() {
+            return true;
+        }
+        self.vcf_left -= 1;
+        false
     }
 }

@@ -97,10 +97,9 @@ impl Engine {
     /// Attacker to move; `last`, its previous attacking stone, if any: the attacks that
     /// follow are those on its lines (see [`relevant`]).
     fn attack(&mut self, b: &mut Board, depth: u32, last: Option<Cell>) -> Option<(u32, Cell)> {
-        if self.vcf_left == 0 || self.count_node() {
+        if self.spend_threat_node() {
             return None;
         }
-        self.vcf_left -= 1;
         let us = b.side();
         let them = us ^ 1;
         if b.count(us, Threat::Five) > 0 {
@@ -137,19 +136,8 @@ impl Engine {
             return None;
         }
         let mut attacks = [(Threat::None, 0usize); MAX_ATTACKS];
-        let mut n = 0;
-        for &c in b.board_cells() {
-            if n < MAX_ATTACKS
-                && b.is_empty(c)
-                && b.threat(c, us) >= Threat::Three
-                && last.is_none_or(|l| b.threat(c, us) >= ANYWHERE || relevant(c, l))
-                && b.allowed(c, us)
-            {
-                attacks[n] = (b.threat(c, us), c);
-                n += 1;
-            }
-        }
-        attacks[..n].sort_by_key(|&(t, _)| std::cmp::Reverse(t));
+        let keep = |c: Cell| last.is_none_or(|l| b.threat(c, us) >= ANYWHERE || relevant(c, l));
+        let n = movegen::attacks(b, us, Threat::Three, keep, &mut attacks);
         for &(_, m) in &attacks[..n] {
             b.make(m);
             let r = self.defend(b, depth - 1, m);
@@ -170,10 +158,9 @@ impl Engine {
     /// Defender to move, facing a threat just made (the attacker's last stone on `last`):
     /// the plies to the attacker's five against the best defence, if every defence loses.
     fn defend(&mut self, b: &mut Board, depth: u32, last: Cell) -> Option<u32> {
-        if self.vcf_left == 0 || self.count_node() {
+        if self.spend_threat_node() {
             return None;
         }
-        self.vcf_left -= 1;
         let def = b.side();
         let att = def ^ 1;
         if b.count(def, Threat::Five) > 0 {
