@@ -35,10 +35,10 @@ pub use alphabeta::pairing;
 pub use dispatch::{Searcher, uses_proof_search};
 pub use fallback::instant_move;
 pub use gomoku::MAX_THREADS;
+pub use gomoku::params::{ParamError, Params, Spec as ParamSpec};
 /// The gomoku search's measuring tools, for the examples `fit_weights` and `vct_suite`.
 #[doc(hidden)]
 pub use gomoku::tune as gomoku_tune;
-pub use gomoku::params::{ParamError, Params, Spec as ParamSpec};
 pub use time::Clock;
 pub use value::{MATE, MAX_PLY, Value};
 
