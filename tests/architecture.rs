@@ -52,9 +52,8 @@ const FORBIDDEN_BELOW: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The top-level module a source file belongs to: `src/referee/game.rs` -> `referee`.
-fn module_of(src: &Path, file: &Path) -> String {
-    let relative = file.strip_prefix(src).expect("a file under src");
+/// The top-level module of a source file, given relative to `src/`: `referee/game.rs` -> `referee`.
+fn module_of(relative: &Path) -> String {
     let first = relative
         .components()
         .next()
@@ -105,17 +104,38 @@ fn crate_paths(line: &str) -> Vec<String> {
     found
 }
 
-#[test]
-fn the_module_graph_is_a_fan() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// The imports against a rule in the files under `dir` (sorted), one line each: `check`
+/// is given a file (relative to `src`) and one of its lines and returns, for each name
+/// the line imports against the rule, how to describe it (`` `a` imports `b` ``).
+fn violations(src: &Path, dir: &Path, check: impl Fn(&Path, &str) -> Vec<String>) -> Vec<String> {
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    rust_files(dir, &mut files);
     files.sort();
     let mut problems = Vec::new();
     for file in &files {
-        let module = module_of(&src, file);
+        let relative = file.strip_prefix(src).unwrap_or(file);
+        let text = std::fs::read_to_string(file).expect("a readable source file");
+        for (number, line) in text.lines().enumerate() {
+            for what in check(relative, line) {
+                problems.push(format!(
+                    "{}:{}: {what}: {}",
+                    relative.display(),
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn the_module_graph_is_a_fan() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let problems = violations(&src, &src, |file, line| {
+        let module = module_of(file);
         if module == "main" || module == "lib" {
-            continue;
+            return Vec::new();
         }
         let forbidden: Vec<&str> = if FRONT_ENDS.contains(&module.as_str()) {
             FRONT_ENDS
@@ -130,20 +150,12 @@ fn the_module_graph_is_a_fan() {
                 .map_or(&[][..], |(_, list)| *list);
             FRONT_ENDS.iter().chain(below).copied().collect()
         };
-        let text = std::fs::read_to_string(file).expect("a readable source file");
-        for (number, line) in text.lines().enumerate() {
-            for name in crate_paths(line) {
-                if forbidden.contains(&name.as_str()) {
-                    problems.push(format!(
-                        "{}:{}: `{module}` imports `{name}`: {}",
-                        file.strip_prefix(&src).unwrap_or(file).display(),
-                        number + 1,
-                        line.trim()
-                    ));
-                }
-            }
-        }
-    }
+        crate_paths(line)
+            .into_iter()
+            .filter(|name| forbidden.contains(&name.as_str()))
+            .map(|name| format!("`{module}` imports `{name}`"))
+            .collect()
+    });
     assert!(
         problems.is_empty(),
         "imports against the module graph:\n{}",
@@ -174,10 +186,9 @@ const SEARCHES: &[&str] = &["alphabeta", "gomoku", "proof"];
 /// module path has no second part) and the dispatcher.
 const SEARCH_INDEX: &[&str] = &["", "dispatch"];
 
-/// The module path of a file under `src/`: `search/gomoku/vcf.rs` -> [search, gomoku, vcf],
+/// The module path of a source file, given relative to `src/`: `search/gomoku/vcf.rs` -> [search, gomoku, vcf],
 /// `search/gomoku/mod.rs` -> [search, gomoku].
-fn module_path(src: &Path, file: &Path) -> Vec<String> {
-    let relative = file.strip_prefix(src).expect("a file under src");
+fn module_path(relative: &Path) -> Vec<String> {
     let mut path: Vec<String> = relative
         .components()
         .map(|c| {
@@ -247,31 +258,18 @@ fn search_paths(at: &[String], line: &str) -> Vec<String> {
 #[test]
 fn the_searches_import_none_of_each_other() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src.join("search"), &mut files);
-    files.sort();
-    let mut problems = Vec::new();
-    for file in &files {
-        let path = module_path(&src, file);
+    let problems = violations(&src, &src.join("search"), |file, line| {
+        let path = module_path(file);
         let own = path.get(1).map(String::as_str).unwrap_or("");
         if SEARCH_INDEX.contains(&own) {
-            continue;
+            return Vec::new();
         }
-        let text = std::fs::read_to_string(file).expect("a readable source file");
-        for (number, line) in text.lines().enumerate() {
-            for name in search_paths(&path, line) {
-                let other_search = SEARCHES.contains(&name.as_str()) && name != own;
-                if other_search || name == "dispatch" {
-                    problems.push(format!(
-                        "{}:{}: `search::{own}` imports `search::{name}`: {}",
-                        file.strip_prefix(&src).unwrap_or(file).display(),
-                        number + 1,
-                        line.trim()
-                    ));
-                }
-            }
-        }
-    }
+        search_paths(&path, line)
+            .into_iter()
+            .filter(|name| SEARCHES.contains(&name.as_str()) && name != own || name == "dispatch")
+            .map(|name| format!("`search::{own}` imports `search::{name}`"))
+            .collect()
+    });
     assert!(
         problems.is_empty(),
         "imports against the searches' boundaries:\n{}",
