@@ -221,8 +221,8 @@ impl Searcher {
     /// A proven draw of `pos` and a move that keeps it, by the proof module's exhaustive
     /// search, if `pos` is a draw (a position someone wins is left to alpha-beta, whose mate
     /// distances are exact). The move is the first found to keep the draw in an order
-    /// shuffled when the settings ask for random tie-breaks: then every move that keeps the
-    /// draw is as likely as any other.
+    /// shuffled when the settings ask for random tie-breaks (then every move that keeps the
+    /// draw is as likely as any other), else in the general search's order.
     fn prove_draw(
         &mut self,
         pos: &Position,
@@ -231,6 +231,7 @@ impl Searcher {
         rng: &mut impl Rng,
         report: &mut dyn FnMut(&Iteration),
     ) -> Option<SearchResult> {
+        // The exhaustive search sizes its own table (1 MB, meant to stay in the cache).
         let budget = proof::Budget {
             hash_mb: 1,
             stop: Arc::clone(&control.stop),
@@ -243,10 +244,15 @@ impl Searcher {
         if draw.proof?.value != Value::Draw {
             return None;
         }
-        let mut moves: Vec<Square> = pos.empty().iter().collect();
-        if settings.random_tie_break {
+        // Without random tie-breaks, in the general search's order: the moves it rates best
+        // first, so that a draw is still played for a win where the opponent may go wrong.
+        let moves: Vec<Square> = if settings.random_tie_break {
+            let mut moves: Vec<Square> = pos.empty().iter().collect();
             moves.shuffle(rng);
-        }
+            moves
+        } else {
+            self.general.moves_in_order(pos)
+        };
         let mut after = pos.clone();
         for sq in moves {
             after.make(sq);
@@ -362,13 +368,22 @@ mod tests {
 
     /// `s`'s search of `pos` with no limit, seeded with `seed`, and its reports.
     fn unlimited(s: &mut Searcher, pos: &Position, seed: u64) -> (SearchResult, Vec<Iteration>) {
+        unlimited_with(s, pos, seed, Settings::default())
+    }
+
+    /// [`unlimited`] with `settings`.
+    fn unlimited_with(
+        s: &mut Searcher,
+        pos: &Position,
+        seed: u64,
+        settings: Settings,
+    ) -> (SearchResult, Vec<Iteration>) {
         let control = Control {
             stop: Arc::new(AtomicBool::new(false)),
             start: Instant::now(),
         };
         let mut rng = StdRng::seed_from_u64(seed);
         let mut reports = Vec::new();
-        let settings = Settings::default();
         let res = s.search(
             pos,
             &Limits::default(),
@@ -426,11 +441,22 @@ mod tests {
     /// whose mate distance is exact.
     #[test]
     fn go_without_limits_proves_small_draws_by_the_exhaustive_search() {
-        for (c, rows, k, seed) in [(3, 3, 3, 1), (3, 3, 3, 2), (5, 4, 4, 1), (5, 5, 4, 1)] {
+        let fixed = Settings {
+            random_tie_break: false,
+            ..Settings::default()
+        };
+        let cases = [
+            (3, 3, 3, true),
+            (3, 3, 3, false),
+            (5, 4, 4, true),
+            (5, 5, 4, false),
+        ];
+        for (seed, (c, rows, k, random)) in (1..).zip(cases) {
             let mut s = Searcher::new(4).expect("a table");
             let pos = empty_board(c, rows, k);
             assert!(!uses_proof_search(&pos));
-            let (res, reports) = unlimited(&mut s, &pos, seed);
+            let settings = if random { Settings::default() } else { fixed };
+            let (res, reports) = unlimited_with(&mut s, &pos, seed, settings);
             assert_eq!(res.value, Value::Draw, "{c}x{rows} k={k}");
             assert_eq!(reports.len(), 1);
             let best = res.best.expect("a move");

@@ -76,7 +76,8 @@ impl Engine {
             return 0;
         }
         let Some(best_move) = best_move else {
-            // Under renju every move was forbidden to X: a draw by the rules' count.
+            // No move was played: under renju every move was forbidden to X, which the
+            // search counts a draw. The table keeps nothing of such a node.
             return best;
         };
         self.table.store(
