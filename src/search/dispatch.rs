@@ -160,8 +160,9 @@ impl Searcher {
             return Some(self.settled(best, Value::Win(1), 1, 1, start, report));
         }
         let losses = pos.threats(us.other());
+        // Under renju X may be forbidden its only block, and then loses as surely.
         let blocked =
-            losses.count() == 1 && pos.forbidden(losses.iter().next().unwrap_or(0)).is_some();
+            losses.count() == 1 && losses.first().is_some_and(|sq| pos.forbidden(sq).is_some());
         if losses.count() < 2 && !blocked {
             return None;
         }
@@ -199,14 +200,7 @@ impl Searcher {
         // On failure to shrink or regrow, the general table keeps its size: memory is then
         // over the bound by at most that table.
         let _ = self.general.resize(1);
-        let budget = proof::Budget {
-            hash_mb,
-            stop: Arc::clone(&control.stop),
-            start: control.start,
-            deadline: None,
-            always_pass: false,
-        };
-        let found = proof::prove(pos, &budget, false, &mut |_| {});
+        let found = proof::prove(pos, &unbounded(hash_mb, control), false, &mut |_| {});
         let _ = self.general.resize(hash_mb);
         let p = found?;
         let best = p.best.filter(|_| p.value.is_proven())?;
@@ -232,13 +226,7 @@ impl Searcher {
         report: &mut dyn FnMut(&Iteration),
     ) -> Option<SearchResult> {
         // The exhaustive search sizes its own table (1 MB, meant to stay in the cache).
-        let budget = proof::Budget {
-            hash_mb: 1,
-            stop: Arc::clone(&control.stop),
-            start: control.start,
-            deadline: None,
-            always_pass: false,
-        };
+        let budget = unbounded(1, control);
         let draw = proof::prove_exhaustive(pos, &budget, true, false);
         let mut nodes = draw.nodes;
         if draw.proof?.value != Value::Draw {
@@ -282,6 +270,17 @@ impl Searcher {
     ) -> SearchResult {
         let hashfull = self.general.hashfull();
         super::settled(best, value, depth, nodes.max(1), start, hashfull, report)
+    }
+}
+
+/// A proof search's budget for `go` with no limit: `hash_mb` MB, ended only by the stop flag.
+fn unbounded(hash_mb: usize, control: &Control) -> proof::Budget {
+    proof::Budget {
+        hash_mb,
+        stop: Arc::clone(&control.stop),
+        start: control.start,
+        deadline: None,
+        always_pass: false,
     }
 }
 

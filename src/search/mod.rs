@@ -179,6 +179,8 @@ pub(crate) fn settled(
 /// for it, else the first.
 pub(crate) fn pick(moves: &[Square], settings: Settings, rng: &mut impl Rng) -> Square {
     if settings.random_tie_break {
+        // Every caller passes the moves of a game not over (or the ties of an iteration,
+        // which hold its best move), never an empty list.
         *moves
             .choose(rng)
             .expect("moves to pick from are never empty")

@@ -171,10 +171,8 @@ impl Engine {
         if candidates.is_empty() {
             return no_move();
         }
-        let roots = Roots {
-            restricted: self.maps.candidates(&pos) != pos.empty(),
-            ..symmetry_classes(&pos, &candidates)
-        };
+        let restricted = self.maps.candidates(&pos) != pos.empty();
+        let roots = symmetry_classes(&pos, &candidates, restricted);
         self.iterate(&mut pos, roots, limits, control.start, rng, report)
     }
 
@@ -399,6 +397,7 @@ impl Engine {
             .iter()
             .copied()
             .max()
+            // The tied moves always include the best, whose score defined the tie.
             .expect("moves is never empty: the tied root moves include the best");
         moves
             .iter()
@@ -410,8 +409,9 @@ impl Engine {
 }
 
 /// Squares that a symmetry of the position maps onto an earlier candidate lead to equivalent
-/// positions: one representative of each class is searched.
-fn symmetry_classes(pos: &Position, candidates: &[Square]) -> Roots {
+/// positions: one representative of each class is searched. `restricted`: whether the
+/// candidates leave legal moves out.
+fn symmetry_classes(pos: &Position, candidates: &[Square], restricted: bool) -> Roots {
     let stabilizer = pos.stabilizer();
     let perms = &pos.tables().symmetries;
     let mut class_of: Vec<(Square, Square)> = Vec::new();
@@ -436,6 +436,6 @@ fn symmetry_classes(pos: &Position, candidates: &[Square]) -> Roots {
     Roots {
         moves,
         class_of,
-        restricted: false,
+        restricted,
     }
 }
