@@ -309,6 +309,20 @@ impl Board {
         }
     }
 
+    /// Whether `player` may play on the empty cell `f` once the opponent has put a stone on
+    /// the empty cell `reply` too: [`Board::allowed`] on the stones as they would be, without
+    /// making the move (the rules' check reads only the stones).
+    pub fn allowed_after(&self, f: Cell, player: usize, reply: Cell) -> bool {
+        match &self.renju {
+            Some(r) if player == 0 => {
+                let mut theirs = r.stones[1];
+                theirs.insert(self.square_of(reply));
+                forbidden(&r.tables, r.stones[0], theirs, self.square_of(f)).is_none()
+            }
+            _ => true,
+        }
+    }
+
     /// Whether black's moves are restricted (renju).
     #[inline]
     pub fn restricted(&self, player: usize) -> bool {

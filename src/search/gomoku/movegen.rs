@@ -9,7 +9,7 @@
 //!   is complete: no move left out can save the game.
 //! - otherwise, every empty cell within two steps of a stone (the centre on an empty board).
 
-use super::board::{Board, Cell, DIRS};
+use super::board::{Board, Cell, DIRS, STRIDE};
 use super::pattern::{HALF, Pattern, Threat};
 
 /// Which kind of list was generated.
@@ -113,17 +113,47 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     } else {
         within_reach(board, &cells)
     };
+    // Under renju, the opponent's open-four cells, forbidden or not: a stone of ours makes
+    // no new one (it only weakens the opponent's lines), so they are the only cells to look
+    // at after a move of ours that reads none of their lines.
+    let threats: Option<Vec<Cell>> = board.restricted(them).then(|| {
+        let cells = board.board_cells().iter().copied();
+        cells
+            .filter(|&f| board.is_empty(f) && board.threat(f, them) == Threat::OpenFour)
+            .collect()
+    });
     for c in candidates {
         if !board.allowed(c, us) || !marks.mark(c) {
             continue;
         }
-        board.make(c);
-        let holds = !board.has(them, Threat::OpenFour);
-        board.unmake();
+        let holds = match &threats {
+            // Off every line through those cells within the patterns' reach, our stone
+            // leaves them open fours: only whether the opponent may play them can change.
+            Some(threats) if !threats.iter().any(|&f| in_line_reach(f, c)) => {
+                threats.iter().all(|&f| !board.allowed_after(f, them, c))
+            }
+            _ => {
+                board.make(c);
+                let holds = !board.has(them, Threat::OpenFour);
+                board.unmake();
+                holds
+            }
+        };
         if holds {
             list.push((0, c));
         }
     }
+}
+
+/// Whether `c` lies on one of the four lines through `f`, at most [`HALF`] steps away: the
+/// cells whose content the patterns of `f` read.
+fn in_line_reach(f: Cell, c: Cell) -> bool {
+    let (df, dr) = (
+        (f % STRIDE) as isize - (c % STRIDE) as isize,
+        (f / STRIDE) as isize - (c / STRIDE) as isize,
+    );
+    let on_line = df == 0 || dr == 0 || df == dr || df == -dr;
+    on_line && df.abs().max(dr.abs()) <= HALF as isize
 }
 
 /// The empty cells within reach of every open-four cell of the opponent's (see
