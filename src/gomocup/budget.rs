@@ -173,7 +173,7 @@ mod tests {
         let tc = TimeControl::default();
         let l = tc.limits(100);
         assert_eq!(l.hard_time, Some(turn_deadline(30_000)));
-        assert_eq!(l.soft_time, Some(turn_deadline(30_000) / 2));
+        assert_eq!(l.soft_time, Some(turn_deadline(30_000)));
         assert_eq!(l.depth, None);
     }
 
@@ -189,7 +189,7 @@ mod tests {
         assert_eq!(tc.match_remaining(), None);
         let l = tc.limits(100);
         assert_eq!(l.hard_time, Some(ms(135)));
-        assert_eq!(l.soft_time, Some(Duration::from_micros(67_500)));
+        assert_eq!(l.soft_time, Some(ms(135)));
     }
 
     #[test]

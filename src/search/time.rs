@@ -228,14 +228,13 @@ pub fn turn_deadline(ms: u64) -> Duration {
     Duration::from_millis(ms.saturating_sub(margin).max(1))
 }
 
-/// The deadlines under a per-move limit of `ms`: [`turn_deadline`], and no new iteration
-/// after half of it (the next one would rarely finish in the other half).
+/// The deadlines under a per-move limit of `ms`: both [`turn_deadline`], as for UCI's
+/// `movetime`. Time a move leaves unused is lost (the next move has its own limit), so the
+/// searches plan to think until the deadline; when to begin a new iteration is theirs to
+/// judge (an iteration cut short still counts in both).
 pub fn turn(ms: u64) -> Deadlines {
     let hard = turn_deadline(ms);
-    Deadlines {
-        soft: hard / 2,
-        hard,
-    }
+    Deadlines { soft: hard, hard }
 }
 
 #[cfg(test)]
@@ -462,7 +461,7 @@ mod tests {
         assert_eq!(
             turn(200),
             Deadlines {
-                soft: Duration::from_micros(67_500),
+                soft: ms(135),
                 hard: ms(135)
             }
         );
