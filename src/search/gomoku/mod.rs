@@ -62,6 +62,15 @@ pub(super) fn warm_up(pos: &Position) {
     drop(board::Board::of(pos));
 }
 
+/// The tables of a 15x15 renju board.
+#[cfg(test)]
+pub(super) fn renju_tables() -> std::sync::Arc<crate::rules::Tables> {
+    let g = crate::rules::Geometry::new(15, 15, 5)
+        .and_then(|g| g.with_rule(crate::rules::Rule::Renju))
+        .expect("15x15 renju");
+    crate::rules::Tables::new(g)
+}
+
 /// A position of `stones` moves (fewer if the rules refuse some) on the 7x7 square at the
 /// centre of a board of `tables`, where threes and fours are common: random squares played
 /// by the rules (forbidden ones skipped under renju), none that ends the game.

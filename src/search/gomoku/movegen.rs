@@ -249,8 +249,8 @@ pub fn generate_near(board: &Board, list: &mut Vec<(i32, Cell)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Position, Rule, Square, Tables};
-    use crate::search::gomoku::centre_position;
+    use crate::rules::{Geometry, Position, Square, Tables};
+    use crate::search::gomoku::{centre_position, renju_tables};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -312,10 +312,8 @@ mod tests {
     /// positions an independent review found missing from the reach-based list).
     #[test]
     fn under_renju_answers_are_exactly_the_moves_that_hold() {
-        let g = Geometry::new(15, 15, 5)
-            .and_then(|g| g.with_rule(Rule::Renju))
-            .expect("15x15 renju");
-        let tables = Tables::new(g);
+        let tables = renju_tables();
+        let g = tables.geometry;
         for moves in [
             "f8 e8 g10 h7 k11 k6 f5 j7 i6 g7 f9 e6 e10 i8 e11 k8 h8 e7 i11 j11 h10 j5 h5",
             "j6 h5 i5 g7 f5 e8 f8 j7 h9 g5 h10 g10 g8 e9 j5 e10 i8 f10 i7 g9 h6",

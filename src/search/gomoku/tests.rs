@@ -25,6 +25,14 @@ fn position(moves: &str, exact: bool) -> Position {
     Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
 }
 
+/// Limits of `n` nodes and nothing else.
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
 fn run(pos: &Position, limits: Limits, seed: u64) -> (SearchResult, Vec<Iteration>) {
     run_threads(pos, limits, seed, 1).0
 }
@@ -68,10 +76,7 @@ fn run_with(
 #[test]
 fn the_same_seed_gives_the_same_search_node_for_node() {
     let pos = position("h8 i9 h9 h10 g8 g9 j9", false);
-    let limits = Limits {
-        nodes: Some(100_000),
-        ..Limits::default()
-    };
+    let limits = nodes(100_000);
     let (a, ia) = run(&pos, limits, 9);
     let (b, ib) = run(&pos, limits, 9);
     assert_eq!(a, b);
@@ -113,10 +118,7 @@ fn fours_search_finds_a_four_three_and_nothing_where_there_is_none() {
 fn helper_threads_search_too_within_the_limits() {
     let pos = position("h8 i9 h9 h10 g8 g9 j9", false);
     // A node limit counts the nodes of every thread.
-    let limits = Limits {
-        nodes: Some(200_000),
-        ..Limits::default()
-    };
+    let limits = nodes(200_000);
     let ((r, its), own) = run_threads(&pos, limits, 3, 3);
     assert!(pos.empty().contains(r.best.expect("a move")));
     assert!(
@@ -176,10 +178,7 @@ fn renju_wins_in_two(pos: &mut Position) -> bool {
 fn renju_a_four_aimed_at_a_forbidden_point_wins() {
     use crate::rules::Rule;
     let moves = ["h8", "c4", "i8", "d5", "g9", "e6", "g10", "o15", "b3"];
-    let limits = Limits {
-        nodes: Some(20_000),
-        ..Limits::default()
-    };
+    let limits = nodes(20_000);
     for rule in [Rule::Renju, Rule::Freestyle] {
         let g = Geometry::new(15, 15, 5)
             .and_then(|g| g.with_rule(rule))
@@ -206,13 +205,11 @@ fn renju_a_four_aimed_at_a_forbidden_point_wins() {
 /// threes and fours, where forbidden points are common.
 #[test]
 fn renju_moves_are_allowed_and_short_wins_hold() {
-    use crate::rules::{Player, Rule};
-    use crate::search::gomoku::centre_position;
+    use crate::rules::Player;
+    use crate::search::gomoku::{centre_position, renju_tables};
     use rand::Rng;
-    let g = Geometry::new(15, 15, 5)
-        .and_then(|g| g.with_rule(Rule::Renju))
-        .expect("15x15 renju");
-    let tables = Tables::new(g);
+    let tables = renju_tables();
+    let g = tables.geometry;
     let mut rng = StdRng::seed_from_u64(17);
     let (mut searched, mut with_forbidden, mut proven) = (0, 0, 0);
     for _ in 0..150 {
@@ -228,10 +225,7 @@ fn renju_moves_are_allowed_and_short_wins_hold() {
         if us == Player::X && forbidden > 0 {
             with_forbidden += 1;
         }
-        let limits = Limits {
-            nodes: Some(3_000),
-            ..Limits::default()
-        };
+        let limits = nodes(3_000);
         let (r, _) = run(&pos, limits, 5);
         let best = r.best.expect("a move");
         assert!(
@@ -344,10 +338,7 @@ fn the_check_of_the_chosen_move_replaces_one_the_opponent_wins_against() {
          e11 d12 e6 d5 g12 g11 d10 e10 k6 i8 i4 l10 k10 d6 d7 f5 e5 j12 k9 k11",
         false,
     );
-    let limits = Limits {
-        nodes: Some(100_000),
-        ..Limits::default()
-    };
+    let limits = nodes(100_000);
     let unchecked = Params {
         verify_share: 0,
         ..Params::DEFAULT

@@ -15,14 +15,11 @@ impl Engine {
     /// A win for the side to move by fours within `depth` attacks: the plies to the five
     /// (the five included) and the first move. Uses and lowers `self.vcf_left`.
     pub(super) fn vcf(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
-        if self.spend_threat_node() {
-            return None;
+        if let Some(done) = self.threat_node_start(b) {
+            return done;
         }
         let us = b.side();
         let them = us ^ 1;
-        if b.count(us, Threat::Five) > 0 {
-            return b.find(us, Threat::Five).map(|c| (1, c));
-        }
         let forced = match b.count(them, Threat::Five) {
             0 => None,
             1 => {
@@ -87,5 +84,16 @@ impl Engine {
         }
         self.vcf_left -= 1;
         false
+    }
+
+    /// What an attacker's node of the fours or threats search settles before its moves:
+    /// `Some(None)` when the search gives up here ([`Engine::spend_threat_node`]),
+    /// `Some(Some((1, c)))` when the side to move completes a five on `c`, `None` to go on.
+    pub(super) fn threat_node_start(&mut self, b: &Board) -> Option<Option<(u32, Cell)>> {
+        if self.spend_threat_node() {
+            return Some(None);
+        }
+        let us = b.side();
+        (b.count(us, Threat::Five) > 0).then(|| b.find(us, Threat::Five).map(|c| (1, c)))
     }
 }

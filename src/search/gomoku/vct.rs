@@ -97,14 +97,11 @@ impl Engine {
     /// Attacker to move; `last`, its previous attacking stone, if any: the attacks that
     /// follow are those on its lines (see [`relevant`]).
     fn attack(&mut self, b: &mut Board, depth: u32, last: Option<Cell>) -> Option<(u32, Cell)> {
-        if self.spend_threat_node() {
-            return None;
+        if let Some(done) = self.threat_node_start(b) {
+            return done;
         }
         let us = b.side();
         let them = us ^ 1;
-        if b.count(us, Threat::Five) > 0 {
-            return b.find(us, Threat::Five).map(|c| (1, c));
-        }
         match b.count(them, Threat::Five) {
             0 => {}
             1 => {
