@@ -115,7 +115,7 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     };
     // Under renju, the opponent's open-four cells, forbidden or not: a stone of ours makes
     // no new one (it only weakens the opponent's lines), so they are the only cells to look
-    // at after a move of ours that reads none of their lines.
+    // at after a move of ours that breaks none of their fours.
     let threats: Option<Vec<Cell>> = board.restricted(them).then(|| {
         let cells = board.board_cells().iter().copied();
         cells
@@ -127,9 +127,10 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
             continue;
         }
         let holds = match &threats {
-            // Off every line through those cells within the patterns' reach, our stone
-            // leaves them open fours: only whether the opponent may play them can change.
-            Some(threats) if !threats.iter().any(|&f| in_line_reach(f, c)) => {
+            // Off the lines along which those cells make their fours, our stone leaves them
+            // open fours (their other lines count for no five point): only whether the
+            // opponent may play them can change.
+            Some(threats) if !threats.iter().any(|&f| on_four_line(board, f, c)) => {
                 threats.iter().all(|&f| !board.allowed_after(f, them, c))
             }
             _ => {
@@ -145,15 +146,24 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     }
 }
 
-/// Whether `c` lies on one of the four lines through `f`, at most [`HALF`] steps away: the
-/// cells whose content the patterns of `f` read.
-fn in_line_reach(f: Cell, c: Cell) -> bool {
+/// Whether a stone on `c` changes a pattern of four or better of the waiting player's on the
+/// empty cell `f`: `c` is `f`, or lies on a line along which `f` makes a four, within the
+/// [`HALF`] steps the patterns read.
+fn on_four_line(board: &Board, f: Cell, c: Cell) -> bool {
     let (df, dr) = (
-        (f % STRIDE) as isize - (c % STRIDE) as isize,
-        (f / STRIDE) as isize - (c / STRIDE) as isize,
+        (c % STRIDE) as isize - (f % STRIDE) as isize,
+        (c / STRIDE) as isize - (f / STRIDE) as isize,
     );
-    let on_line = df == 0 || dr == 0 || df == dr || df == -dr;
-    on_line && df.abs().max(dr.abs()) <= HALF as isize
+    let direction = match (df, dr) {
+        (0, 0) => return true,
+        (_, 0) => 0,
+        (0, _) => 1,
+        _ if df == dr => 2,
+        _ if df == -dr => 3,
+        _ => return false,
+    };
+    let them = board.side() ^ 1;
+    df.abs().max(dr.abs()) <= HALF as isize && board.pattern(f, them, direction) >= Pattern::Four
 }
 
 /// The empty cells within reach of every open-four cell of the opponent's (see
