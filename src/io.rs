@@ -390,6 +390,21 @@ impl SharedBuffer {
     }
 }
 
+/// A fresh, empty folder for a test's files, `kinrow-<name>-<pid>` in the system's
+/// temporary folder: what an earlier run left there is removed first.
+///
+/// # Errors
+///
+/// The error of making the folder.
+#[cfg(test)]
+pub fn scratch_dir(name: &str) -> std::io::Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("kinrow-{name}-{}", std::process::id()));
+    // Nothing there is the usual case, not an error.
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

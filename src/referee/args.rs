@@ -588,9 +588,8 @@ mod tests {
 
     #[test]
     fn two_outputs_on_one_file_are_refused() {
-        let dir = std::env::temp_dir().join(format!("kinrow-args-same-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("x")).expect("a scratch folder");
+        let dir = crate::io::scratch_dir("args-same").expect("a scratch folder");
+        std::fs::create_dir(dir.join("x")).expect("a scratch folder");
         let f = dir.join("games").display().to_string();
         let other = dir.join("./x/../games").display().to_string();
         let base = ["--engine", "random", "--engine", "random"];
