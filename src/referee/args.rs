@@ -215,7 +215,7 @@ pub struct GameArgs {
 }
 
 /// The records of a match.
-#[derive(Clone, Debug, clap::Args)]
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
 #[command(next_help_heading = "Records")]
 pub struct RecordArgs {
     /// One JSON object per game: players, colours, opening, every move with the
@@ -447,13 +447,7 @@ impl MatchArgs {
             time_margin: Duration::from_millis(self.limits.time_margin),
             timeout: Duration::from_millis(self.limits.timeout.0),
             sprt,
-            jsonl: records.jsonl,
-            sgf: records.sgf,
-            logs: records.logs,
-            json: records.json,
-            resume: records.resume,
-            report_every: records.report_every,
-            overwrite: records.overwrite,
+            records,
         })
     }
 }
@@ -610,8 +604,9 @@ mod tests {
             format!("--openings and --jsonl name the same file {f}")
         );
         let c = config(&with(&base, &["--jsonl", &f, "--sgf", &format!("{f}.sgf")]));
-        assert!(!c.overwrite);
-        assert!(config(&with(&base, &["--jsonl", &f, "--overwrite"])).overwrite);
+        assert!(!c.records.overwrite);
+        let c = config(&with(&base, &["--jsonl", &f, "--overwrite"]));
+        assert!(c.records.overwrite);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -622,7 +617,7 @@ mod tests {
         assert_eq!(c.geometry, Geometry::default());
         assert_eq!((c.games, c.concurrency, c.seed), (2, 1, 7));
         assert_eq!(c.openings, OpeningSource::StartPos);
-        assert!(c.adjudicate && c.sprt.is_none() && c.jsonl.is_none());
+        assert!(c.adjudicate && c.sprt.is_none() && c.records.jsonl.is_none());
         assert_eq!(c.timeout, Duration::from_secs(10));
         assert_eq!(c.time_margin, Duration::from_millis(50));
     }
@@ -648,8 +643,8 @@ mod tests {
                 model: SprtModel::Logistic
             })
         );
-        assert_eq!(c.jsonl, Some(PathBuf::from("g.jsonl")));
-        assert_eq!(c.logs, Some(PathBuf::from("l")));
+        assert_eq!(c.records.jsonl, Some(PathBuf::from("g.jsonl")));
+        assert_eq!(c.records.logs, Some(PathBuf::from("l")));
         assert_eq!(c.time_margin, Duration::ZERO);
         assert_eq!(c.timeout, Duration::from_millis(500));
     }
