@@ -3,9 +3,9 @@
 
 use super::config::{MatchConfig, OpeningSource, SprtConfig, SprtModel};
 use super::records::same_file;
-use crate::client::cli::{Positive, parse_board};
+use crate::client::cli::{BoardArgs, Positive, RuleError};
 use crate::client::{EngineSpec, Limit, PlayerKind, SpecError, TimeControl};
-use crate::rules::{Geometry, GeometryError, Rule};
+use crate::rules::Geometry;
 use clap::error::ErrorKind;
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
@@ -135,27 +135,9 @@ pub struct LimitArgs {
 #[derive(Clone, Debug, clap::Args)]
 #[command(next_help_heading = "The games")]
 pub struct GameArgs {
-    /// CxR (k is the shorter side, at most 5), CxRkK or C,R,K, each side 1 to 20:
-    /// 3x3, 5x5k4, 15,15,5, 20x20
-    #[arg(
-        verbatim_doc_comment,
-        long,
-        value_name = "BOARD",
-        default_value = "3x3",
-        value_parser = parse_board
-    )]
-    pub board: Geometry,
-
-    /// freestyle (k or more wins), exact (exactly k) or renju (k=5; a move forbidden to x,
-    /// the first player, loses like an illegal move)
-    #[arg(
-        verbatim_doc_comment,
-        long,
-        value_name = "RULE",
-        default_value = "freestyle",
-        value_parser = str::parse::<Rule>
-    )]
-    pub rule: Rule,
+    /// The board and its rule.
+    #[command(flatten)]
+    pub board: BoardArgs,
 
     /// Games to play; colours alternate, and each pair of games plays the same opening
     /// once with each colour
@@ -286,13 +268,8 @@ pub enum ArgError {
     #[error("--sprt: ALPHA and BETA must be above 0 with a sum below 1, got {0} and {1}")]
     SprtRates(f64, f64),
     /// `--rule` that the board cannot be played with.
-    #[error("--rule {rule}: {error}")]
-    Rule {
-        /// The rule asked for.
-        rule: Rule,
-        /// Why the board refuses it.
-        error: GeometryError,
-    },
+    #[error(transparent)]
+    Rule(RuleError),
     /// Random openings as long as the board (or longer).
     #[error(
         "--openings random={plies}: a {}x{} board has only {} squares",
@@ -403,13 +380,7 @@ impl MatchArgs {
             Some(given) => return Err(ArgError::SprtValues(given.to_vec())),
             None => None,
         };
-        let geometry = games
-            .board
-            .with_rule(games.rule)
-            .map_err(|error| ArgError::Rule {
-                rule: games.rule,
-                error,
-            })?;
+        let geometry = games.board.geometry().map_err(ArgError::Rule)?;
         if let OpeningSource::Random(plies) = games.openings
             && plies as usize >= geometry.cells()
         {
