@@ -3,7 +3,7 @@
 //! All of them read the open-line histogram that [`Position`] keeps up to date, so an
 //! evaluation costs O(k), not a scan of the board.
 
-use crate::rules::{Player, Position};
+use crate::rules::{Player, Position, by_name};
 use std::fmt;
 use std::str::FromStr;
 
@@ -70,9 +70,7 @@ impl FromStr for EvalKind {
 
     /// The kind of that name, in any case.
     fn from_str(s: &str) -> Result<Self, UnknownEvalKind> {
-        EvalKind::ALL
-            .into_iter()
-            .find(|k| k.name().eq_ignore_ascii_case(s))
+        by_name(EvalKind::ALL, EvalKind::name, s)
             .ok_or_else(|| UnknownEvalKind { got: s.to_string() })
     }
 }

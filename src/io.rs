@@ -390,6 +390,21 @@ impl SharedBuffer {
     }
 }
 
+/// A fresh, empty folder for a test's files, `kinrow-<name>-<pid>` in the system's
+/// temporary folder: what an earlier run left there is removed first.
+///
+/// # Errors
+///
+/// The error of making the folder.
+#[cfg(test)]
+pub fn scratch_dir(name: &str) -> std::io::Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("kinrow-{name}-{}", std::process::id()));
+    // Nothing there is the usual case, not an error.
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -665,36 +680,31 @@ mod file_lines_tests {
             .collect()
     }
 
+    /// Lines are given with their numbers and without their ends; a line over the bound, or
+    /// not UTF-8, ends the reading with its number.
     #[test]
-    fn lines_are_given_with_their_numbers_and_without_their_ends() {
-        assert_eq!(
-            lines(b"ab\r\n\ncd", 2),
-            vec![
-                Ok((1, "ab".into())),
-                Ok((2, String::new())),
-                Ok((3, "cd".into()))
-            ]
-        );
-        assert_eq!(lines(b"", 2), vec![]);
-    }
-
-    #[test]
-    fn a_line_over_the_bound_or_not_utf8_ends_the_reading_with_its_number() {
-        assert_eq!(
-            lines(b"ab\nabc\nd\n", 2),
-            vec![
-                Ok((1, "ab".into())),
-                Err("line 2 is longer than 2 bytes".into())
-            ]
-        );
+    fn lines_and_their_numbers() {
+        let ok = |number, line: &str| Ok((number, line.to_string()));
+        let err = |message: &str| Err(message.to_string());
         let long = vec![b'x'; 10_000_000];
-        assert_eq!(
-            lines(&long, 100),
-            vec![Err("line 1 is longer than 100 bytes".into())]
-        );
-        assert_eq!(
-            lines(b"ok\n\xff\xfe\n", 10),
-            vec![Ok((1, "ok".into())), Err("line 2 is not UTF-8 text".into())]
-        );
+        let cases: [(&[u8], usize, Vec<_>); 5] = [
+            (b"ab\r\n\ncd", 2, vec![ok(1, "ab"), ok(2, ""), ok(3, "cd")]),
+            (b"", 2, vec![]),
+            (
+                b"ab\nabc\nd\n",
+                2,
+                vec![ok(1, "ab"), err("line 2 is longer than 2 bytes")],
+            ),
+            (&long, 100, vec![err("line 1 is longer than 100 bytes")]),
+            (
+                b"ok\n\xff\xfe\n",
+                10,
+                vec![ok(1, "ok"), err("line 2 is not UTF-8 text")],
+            ),
+        ];
+        for (bytes, max, want) in cases {
+            let start = &bytes[..bytes.len().min(20)];
+            assert_eq!(lines(bytes, max), want, "{}", start.escape_ascii());
+        }
     }
 }

@@ -1,7 +1,8 @@
-//! Values that the command lines of `match` and `play` both read: the board as written
-//! there (`3x3`, `5x5k4`, `15,15,5`) and counts that must be above zero.
+//! Values that the command lines of `match`, `play` and `tune` all read: the board as
+//! written there (`3x3`, `5x5k4`, `15,15,5`) with its rule, and counts that must be above
+//! zero.
 
-use crate::rules::{Geometry, GeometryError};
+use crate::rules::{Geometry, GeometryError, Rule};
 use std::str::FromStr;
 
 /// A count or limit that is not a whole number above 0.
@@ -83,6 +84,58 @@ pub fn parse_board(text: &str) -> Result<Geometry, BoardError> {
     };
     let k = k.unwrap_or_else(|| columns.min(rows).clamp(1, 5));
     Geometry::new(columns, rows, k).map_err(BoardError::Geometry)
+}
+
+/// `--board` and `--rule`, as every command line that plays games reads them. Each command
+/// says in its own help what the rule means there (a person refused a forbidden move, an
+/// engine losing for one) and may have its own default board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::Args)]
+pub struct BoardArgs {
+    /// CxR (k is the shorter side, at most 5), CxRkK or C,R,K, each side 1 to 20:
+    /// 3x3, 5x5k4, 15,15,5, 20x20
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "BOARD",
+        default_value = "3x3",
+        value_parser = parse_board
+    )]
+    pub board: Geometry,
+
+    /// freestyle (k or more wins), exact (exactly k) or renju (k=5; a move forbidden to x,
+    /// the first player, loses like an illegal move)
+    #[arg(
+        verbatim_doc_comment,
+        long,
+        value_name = "RULE",
+        default_value = "freestyle",
+        value_parser = str::parse::<Rule>
+    )]
+    pub rule: Rule,
+}
+
+/// A `--rule` that the `--board` cannot be played with.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--rule {rule}: {error}")]
+pub struct RuleError {
+    /// The rule asked for.
+    pub rule: Rule,
+    /// Why the board refuses it.
+    pub error: GeometryError,
+}
+
+impl BoardArgs {
+    /// The board with its rule.
+    ///
+    /// # Errors
+    ///
+    /// [`RuleError`] if the board cannot be played with the rule.
+    pub fn geometry(&self) -> Result<Geometry, RuleError> {
+        self.board.with_rule(self.rule).map_err(|error| RuleError {
+            rule: self.rule,
+            error,
+        })
+    }
 }
 
 /// The first line of a clap error as it would print, without its `error: ` prefix: the

@@ -101,8 +101,8 @@ mod tests {
 
     #[test]
     fn lines_go_to_the_file_with_their_direction() {
-        let path = std::env::temp_dir().join(format!("kinrow-transcript-{}", std::process::id()));
-        let _ = std::fs::remove_file(&path);
+        let dir = crate::io::scratch_dir("transcript").expect("a scratch folder");
+        let path = dir.join("e.log");
         let transcript = Transcript::open("e", Some(&path)).expect("a temporary file opens");
         transcript.note("start", "./e");
         transcript.line(Direction::Sent, "uci");
@@ -111,7 +111,7 @@ mod tests {
         transcript.line(Direction::Stderr, "warming up");
         drop(transcript);
         let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(text, "# start: ./e\n> uci\n< uciok\n! warming up\n");
     }
 }

@@ -1,8 +1,8 @@
 //! `kinrow play` arguments: the command line (clap) into a [`PlayConfig`].
 
-use crate::client::cli::{Positive, parse_board};
+use crate::client::cli::{BoardArgs, Positive};
 use crate::client::{EngineCommand, EngineSpec, Limit, PlayerKind, SpecError};
-use crate::rules::{Geometry, Rule};
+use crate::rules::Geometry;
 use clap::{CommandFactory, Parser, ValueEnum};
 use std::time::Duration;
 
@@ -46,25 +46,24 @@ pub enum Who {
     Random,
 }
 
+/// `--board` as a person at the terminal reads it.
+const BOARD_HELP: &str = "\
+3x3 (the default), 5x5, or any CxR, CxRkK, C,R,K, each side 1 to 20 (k
+defaults to the shorter side, at most 5): 5x5k4, 15,15,5, 20x20";
+
+/// `--rule` where a person plays: a forbidden move is refused, not lost.
+const RULE_HELP: &str = "\
+freestyle (k or more wins), exact (exactly k) or renju (k=5; x may not play
+forbidden moves)";
+
 /// The command line of `kinrow play`, as clap reads it.
 #[derive(Clone, Debug, Parser)]
 #[command(name = "kinrow play", about = ABOUT, after_help = PROMPT_HELP)]
+#[command(mut_arg("board", |a| a.help(BOARD_HELP)), mut_arg("rule", |a| a.help(RULE_HELP)))]
 pub struct PlayArgs {
-    /// 3x3 (the default), 5x5, or any CxR, CxRkK, C,R,K, each side 1 to 20 (k
-    /// defaults to the shorter side, at most 5): 5x5k4, 15,15,5, 20x20
-    #[arg(verbatim_doc_comment, long, value_name = "BOARD", default_value = "3x3", value_parser = parse_board)]
-    pub board: Geometry,
-
-    /// freestyle (k or more wins), exact (exactly k) or renju (k=5; x may not play
-    /// forbidden moves)
-    #[arg(
-        verbatim_doc_comment,
-        long,
-        value_name = "RULE",
-        default_value = "freestyle",
-        value_parser = str::parse::<Rule>
-    )]
-    pub rule: Rule,
+    /// The board and its rule.
+    #[command(flatten)]
+    pub board: BoardArgs,
 
     /// Who plays x in the first game (x moves first): human, engine or
     /// random [default: human; at a terminal, against a computer, the
@@ -196,7 +195,7 @@ impl PlayArgs {
         });
         PlayConfig {
             // `parse` has checked that the board takes the rule.
-            geometry: self.board.with_rule(self.rule).unwrap_or(self.board),
+            geometry: self.board.geometry().unwrap_or(self.board.board),
             sides: [self.x.unwrap_or(Who::Human), self.o.unwrap_or(Who::Engine)],
             sides_given: self.x.is_some() || self.o.is_some(),
             alternate: !self.keep_colours,
@@ -219,11 +218,8 @@ impl PlayArgs {
 pub fn parse(args: &[String], default_engine: EngineCommand) -> Result<PlayConfig, clap::Error> {
     let words = std::iter::once("kinrow play").chain(args.iter().map(String::as_str));
     let parsed = PlayArgs::try_parse_from(words)?;
-    if let Err(e) = parsed.board.with_rule(parsed.rule) {
-        return Err(PlayArgs::command().error(
-            clap::error::ErrorKind::ValueValidation,
-            format!("--rule {}: {e}", parsed.rule),
-        ));
+    if let Err(e) = parsed.board.geometry() {
+        return Err(PlayArgs::command().error(clap::error::ErrorKind::ValueValidation, e));
     }
     Ok(parsed.into_config(default_engine))
 }

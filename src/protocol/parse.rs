@@ -204,20 +204,16 @@ mod tests {
         );
         let text = message(&format!("go depth {}", "9".repeat(1_000_000)));
         assert!(text.len() < 120, "{text}");
-        let board = format!("{}q", "15/".repeat(100_000));
-        let text = message(&format!("position board {board} x"));
-        assert!(
-            text.contains("the board is 300001 characters long"),
-            "{text}"
-        );
-        assert!(text.len() < 200, "{text}");
-        // Within the length a board can have, the first bad character is named.
-        let board = format!("{}q", "15/".repeat(19));
-        let text = message(&format!("position board {board} x"));
-        assert!(
-            text.contains("row 20 from the top: unexpected 'q'"),
-            "{text}"
-        );
+        // A board longer than any board can be is named by its length; within that length,
+        // by its first bad character.
+        for (rows, named) in [
+            (100_000, "the board is 300001 characters long"),
+            (19, "row 20 from the top: unexpected 'q'"),
+        ] {
+            let text = message(&format!("position board {}q x", "15/".repeat(rows)));
+            assert!(text.contains(named), "{text}");
+            assert!(text.len() < 200, "{text}");
+        }
     }
 
     #[test]

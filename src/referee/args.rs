@@ -3,9 +3,9 @@
 
 use super::config::{MatchConfig, OpeningSource, SprtConfig, SprtModel};
 use super::records::same_file;
-use crate::client::cli::{Positive, parse_board};
+use crate::client::cli::{BoardArgs, Positive, RuleError};
 use crate::client::{EngineSpec, Limit, PlayerKind, SpecError, TimeControl};
-use crate::rules::{Geometry, GeometryError, Rule};
+use crate::rules::Geometry;
 use clap::error::ErrorKind;
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
@@ -135,27 +135,9 @@ pub struct LimitArgs {
 #[derive(Clone, Debug, clap::Args)]
 #[command(next_help_heading = "The games")]
 pub struct GameArgs {
-    /// CxR (k is the shorter side, at most 5), CxRkK or C,R,K, each side 1 to 20:
-    /// 3x3, 5x5k4, 15,15,5, 20x20
-    #[arg(
-        verbatim_doc_comment,
-        long,
-        value_name = "BOARD",
-        default_value = "3x3",
-        value_parser = parse_board
-    )]
-    pub board: Geometry,
-
-    /// freestyle (k or more wins), exact (exactly k) or renju (k=5; a move forbidden to x,
-    /// the first player, loses like an illegal move)
-    #[arg(
-        verbatim_doc_comment,
-        long,
-        value_name = "RULE",
-        default_value = "freestyle",
-        value_parser = str::parse::<Rule>
-    )]
-    pub rule: Rule,
+    /// The board and its rule.
+    #[command(flatten)]
+    pub board: BoardArgs,
 
     /// Games to play; colours alternate, and each pair of games plays the same opening
     /// once with each colour
@@ -215,7 +197,7 @@ pub struct GameArgs {
 }
 
 /// The records of a match.
-#[derive(Clone, Debug, clap::Args)]
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
 #[command(next_help_heading = "Records")]
 pub struct RecordArgs {
     /// One JSON object per game: players, colours, opening, every move with the
@@ -286,13 +268,8 @@ pub enum ArgError {
     #[error("--sprt: ALPHA and BETA must be above 0 with a sum below 1, got {0} and {1}")]
     SprtRates(f64, f64),
     /// `--rule` that the board cannot be played with.
-    #[error("--rule {rule}: {error}")]
-    Rule {
-        /// The rule asked for.
-        rule: Rule,
-        /// Why the board refuses it.
-        error: GeometryError,
-    },
+    #[error(transparent)]
+    Rule(RuleError),
     /// Random openings as long as the board (or longer).
     #[error(
         "--openings random={plies}: a {}x{} board has only {} squares",
@@ -403,13 +380,7 @@ impl MatchArgs {
             Some(given) => return Err(ArgError::SprtValues(given.to_vec())),
             None => None,
         };
-        let geometry = games
-            .board
-            .with_rule(games.rule)
-            .map_err(|error| ArgError::Rule {
-                rule: games.rule,
-                error,
-            })?;
+        let geometry = games.board.geometry().map_err(ArgError::Rule)?;
         if let OpeningSource::Random(plies) = games.openings
             && plies as usize >= geometry.cells()
         {
@@ -447,13 +418,7 @@ impl MatchArgs {
             time_margin: Duration::from_millis(self.limits.time_margin),
             timeout: Duration::from_millis(self.limits.timeout.0),
             sprt,
-            jsonl: records.jsonl,
-            sgf: records.sgf,
-            logs: records.logs,
-            json: records.json,
-            resume: records.resume,
-            report_every: records.report_every,
-            overwrite: records.overwrite,
+            records,
         })
     }
 }
@@ -588,9 +553,8 @@ mod tests {
 
     #[test]
     fn two_outputs_on_one_file_are_refused() {
-        let dir = std::env::temp_dir().join(format!("kinrow-args-same-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("x")).expect("a scratch folder");
+        let dir = crate::io::scratch_dir("args-same").expect("a scratch folder");
+        std::fs::create_dir(dir.join("x")).expect("a scratch folder");
         let f = dir.join("games").display().to_string();
         let other = dir.join("./x/../games").display().to_string();
         let base = ["--engine", "random", "--engine", "random"];
@@ -611,8 +575,9 @@ mod tests {
             format!("--openings and --jsonl name the same file {f}")
         );
         let c = config(&with(&base, &["--jsonl", &f, "--sgf", &format!("{f}.sgf")]));
-        assert!(!c.overwrite);
-        assert!(config(&with(&base, &["--jsonl", &f, "--overwrite"])).overwrite);
+        assert!(!c.records.overwrite);
+        let c = config(&with(&base, &["--jsonl", &f, "--overwrite"]));
+        assert!(c.records.overwrite);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -623,7 +588,7 @@ mod tests {
         assert_eq!(c.geometry, Geometry::default());
         assert_eq!((c.games, c.concurrency, c.seed), (2, 1, 7));
         assert_eq!(c.openings, OpeningSource::StartPos);
-        assert!(c.adjudicate && c.sprt.is_none() && c.jsonl.is_none());
+        assert!(c.adjudicate && c.sprt.is_none() && c.records.jsonl.is_none());
         assert_eq!(c.timeout, Duration::from_secs(10));
         assert_eq!(c.time_margin, Duration::from_millis(50));
     }
@@ -649,8 +614,8 @@ mod tests {
                 model: SprtModel::Logistic
             })
         );
-        assert_eq!(c.jsonl, Some(PathBuf::from("g.jsonl")));
-        assert_eq!(c.logs, Some(PathBuf::from("l")));
+        assert_eq!(c.records.jsonl, Some(PathBuf::from("g.jsonl")));
+        assert_eq!(c.records.logs, Some(PathBuf::from("l")));
         assert_eq!(c.time_margin, Duration::ZERO);
         assert_eq!(c.timeout, Duration::from_millis(500));
     }

@@ -1,6 +1,7 @@
 //! Everything a match needs to know, as the command line gave it: the players, the board,
 //! the openings, the SPRT and the records.
 
+use super::args::RecordArgs;
 use crate::client::EngineSpec;
 use crate::rules::Geometry;
 pub use crate::stats::SprtModel;
@@ -99,20 +100,8 @@ pub struct MatchConfig {
     pub timeout: Duration,
     /// The SPRT, if any.
     pub sprt: Option<SprtConfig>,
-    /// The JSON lines record.
-    pub jsonl: Option<PathBuf>,
-    /// The SGF record.
-    pub sgf: Option<PathBuf>,
-    /// The folder of engine logs.
-    pub logs: Option<PathBuf>,
-    /// The file of the final summary as JSON.
-    pub json: Option<PathBuf>,
-    /// The state file of a resumable match.
-    pub resume: Option<PathBuf>,
-    /// Games between interim reports (0: none).
-    pub report_every: usize,
-    /// Whether existing record files are truncated (otherwise appended to).
-    pub overwrite: bool,
+    /// The records and reports, as the command line gave them.
+    pub records: RecordArgs,
 }
 
 #[cfg(test)]

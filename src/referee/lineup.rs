@@ -33,7 +33,7 @@ pub fn seat_players(
     for worker in 0..workers {
         let mut start = |which: usize| -> Result<Seat, StartError> {
             let spec = &config.players[which];
-            let log = config.logs.as_ref().map(|dir| {
+            let log = config.records.logs.as_ref().map(|dir| {
                 let label = match names[which].as_str() {
                     "" => format!("player{}", which + 1),
                     name => file_name(name),

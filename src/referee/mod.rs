@@ -77,7 +77,7 @@ pub fn main(args: &[String]) -> ExitCode {
                 config.seed = saved.seed;
                 // `--overwrite` truncated the records when the match began; what was
                 // played since must stay.
-                config.overwrite &= saved.games.is_empty();
+                config.records.overwrite &= saved.games.is_empty();
             }
             Some(runner::Resume {
                 path,

@@ -175,9 +175,8 @@ mod tests {
 
     #[test]
     fn one_file_under_several_names() {
-        let dir = std::env::temp_dir().join(format!("kinrow-same-file-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("sub")).expect("a scratch folder");
+        let dir = crate::io::scratch_dir("same-file").expect("a scratch folder");
+        std::fs::create_dir(dir.join("sub")).expect("a scratch folder");
         let file = dir.join("a.jsonl");
         // Not there yet: resolved through the folder.
         assert!(same_file(&file, &dir.join("sub/../a.jsonl")));

@@ -143,10 +143,10 @@ pub fn run(
     let openings = Openings::load(&config.openings, &tables, config.seed, config.adjudicate)
         .map_err(MatchError::Openings)?;
     let records = Records::create(
-        config.jsonl.as_deref(),
-        config.sgf.as_deref(),
-        config.logs.as_deref(),
-        config.overwrite,
+        config.records.jsonl.as_deref(),
+        config.records.sgf.as_deref(),
+        config.records.logs.as_deref(),
+        config.records.overwrite,
     )
     .map_err(MatchError::Write)?;
     let (state_file, earlier) = open_state(config, resume)?;
@@ -383,8 +383,8 @@ impl Scorer<'_, '_> {
             None
         };
         let played = self.tally.points.len();
-        let report_due = config.report_every > 0
-            && played.is_multiple_of(config.report_every)
+        let report_due = config.records.report_every > 0
+            && played.is_multiple_of(config.records.report_every)
             && played < config.games
             && decision.is_none();
         self.lines.write(finished_line(game, &self.names))?;
@@ -415,7 +415,7 @@ impl Scorer<'_, '_> {
             finish,
         };
         self.lines.write(outcome.summary())?;
-        if let Some(path) = &self.config.json {
+        if let Some(path) = &self.config.records.json {
             let text = outcome.json() + "\n";
             std::fs::write(path, text).map_err(|error| {
                 MatchError::Write(WriteError {

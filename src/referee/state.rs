@@ -300,9 +300,7 @@ mod tests {
 
     #[test]
     fn a_state_reads_back_and_a_cut_off_last_line_is_dropped() {
-        let dir = std::env::temp_dir().join(format!("kinrow-state-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        let dir = crate::io::scratch_dir("state").expect("a scratch folder");
         let path = dir.join("match.state");
         assert_eq!(read(&path).expect("no file is no state"), None);
         let args = vec!["--engine".to_string(), "cmd=a \"b\"".to_string()];

@@ -98,10 +98,7 @@ impl FromStr for Rule {
 
     /// A rule by its name, in any case.
     fn from_str(s: &str) -> Result<Rule, UnknownRule> {
-        Rule::ALL
-            .into_iter()
-            .find(|r| r.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| UnknownRule(s.to_owned()))
+        super::by_name(Rule::ALL, Rule::name, s).ok_or_else(|| UnknownRule(s.to_owned()))
     }
 }
 

@@ -33,3 +33,15 @@ pub use position::{HISTOGRAM_LEN, MovesError, Position, SetupError};
 pub use renju::Forbidden;
 pub(crate) use renju::forbidden;
 pub use tables::Tables;
+
+/// The one of `all` that `name_of` calls `text`, in any case. Rules are looked up by name
+/// this way, and so are the other closed lists that options and command lines name
+/// (evaluations, variants, players), so that every name is read alike.
+pub fn by_name<T: Copy>(
+    all: impl IntoIterator<Item = T>,
+    name_of: impl Fn(T) -> &'static str,
+    text: &str,
+) -> Option<T> {
+    all.into_iter()
+        .find(|&item| name_of(item).eq_ignore_ascii_case(text))
+}

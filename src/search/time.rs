@@ -339,28 +339,17 @@ mod tests {
     fn budgets_grow_with_the_clock_and_the_increment() {
         let mut sorted = EXTREMES;
         sorted.sort();
+        let grows = |budgets: Vec<Deadlines>| {
+            budgets
+                .windows(2)
+                .all(|w| w[0].soft <= w[1].soft && w[0].hard <= w[1].hard)
+        };
         for left in [1, 30] {
-            for inc in sorted {
-                let hards: Vec<_> = sorted
-                    .iter()
-                    .map(|&r| budget_u(clock(r, inc), left))
-                    .collect();
-                assert!(
-                    hards
-                        .windows(2)
-                        .all(|w| w[0].soft <= w[1].soft && w[0].hard <= w[1].hard)
-                );
-            }
-            for remaining in sorted {
-                let by_inc: Vec<_> = sorted
-                    .iter()
-                    .map(|&i| budget_u(clock(remaining, i), left))
-                    .collect();
-                assert!(
-                    by_inc
-                        .windows(2)
-                        .all(|w| w[0].soft <= w[1].soft && w[0].hard <= w[1].hard)
-                );
+            for fixed in sorted {
+                let by_clock = sorted.iter().map(|&r| budget_u(clock(r, fixed), left));
+                assert!(grows(by_clock.collect()), "increment {fixed}, {left} left");
+                let by_inc = sorted.iter().map(|&i| budget_u(clock(fixed, i), left));
+                assert!(grows(by_inc.collect()), "clock {fixed}, {left} left");
             }
         }
     }
@@ -444,16 +433,31 @@ mod tests {
         }
     }
 
+    /// The hard deadline of a per-move limit under each rule, at the same limits: Gomocup's
+    /// turn limit ([`turn_deadline`]) and UCI's `movetime` with the default overhead.
+    #[test]
+    fn per_move_deadlines() {
+        let ms = Duration::from_millis;
+        for (limit, turn, movetime) in [
+            (1, ms(1), ms(1)),
+            (10, ms(1), ms(2)),
+            (20, ms(1), ms(10)),
+            (40, ms(1), ms(30)),
+            (100, ms(50), ms(90)),
+            (200, ms(135), ms(190)),
+            (500, ms(390), ms(490)),
+            (1_000, ms(815), ms(990)),
+            (5_000, ms(4_215), ms(4_990)),
+            (30_000, ms(27_965), ms(29_990)),
+        ] {
+            assert_eq!(turn_deadline(limit), turn, "{limit}");
+            assert_eq!(movetime_deadline(limit), movetime, "{limit}");
+        }
+    }
+
     #[test]
     fn turn_deadlines() {
         let ms = Duration::from_millis;
-        assert_eq!(turn_deadline(1), ms(1));
-        assert_eq!(turn_deadline(20), ms(1));
-        assert_eq!(turn_deadline(100), ms(50));
-        assert_eq!(turn_deadline(200), ms(135));
-        assert_eq!(turn_deadline(1_000), ms(815));
-        assert_eq!(turn_deadline(5_000), ms(4_215));
-        assert_eq!(turn_deadline(30_000), ms(27_965));
         assert!(turn_deadline(u64::MAX) > ms(1));
         for t in [1, 10, 50, 100, 200, 333, 1000, 30_000, 1 << 40] {
             assert!(turn_deadline(t) < ms(t) || t <= 1, "{t}");
@@ -506,15 +510,10 @@ mod tests {
     #[test]
     fn movetime_margin() {
         let ms = Duration::from_millis;
-        assert_eq!(movetime_deadline(1), ms(1));
-        assert_eq!(movetime_deadline(10), ms(2));
-        assert_eq!(movetime_deadline(40), ms(30));
-        assert_eq!(movetime_deadline(100), ms(90));
-        assert_eq!(movetime_deadline(500), ms(490));
-        assert_eq!(movetime_deadline(1_000), ms(990));
-        assert_eq!(movetime_with(100, 0).hard, ms(100));
-        assert_eq!(movetime_with(100, 50).hard, ms(50));
-        assert_eq!(movetime_with(100, 5000).hard, ms(25));
+        // The overhead comes off the limit, down to a quarter of it.
+        for (overhead, hard) in [(0, ms(100)), (50, ms(50)), (5000, ms(25))] {
+            assert_eq!(movetime_with(100, overhead).hard, hard, "{overhead}");
+        }
         for overhead in [0, 1, 10, 35, 5000] {
             let mut last = Duration::ZERO;
             for t in 0..5_000 {

@@ -1,6 +1,6 @@
 //! A new game's set-up as the API receives it (a JSON object), checked field by field.
 
-use crate::rules::{Geometry, GeometryError, Rule, UnknownRule};
+use crate::rules::{Geometry, GeometryError, Rule, UnknownRule, by_name};
 use serde_json::{Map, Value};
 
 /// Who plays a side.
@@ -193,9 +193,7 @@ fn player(fields: &Map<String, Value>, field: &'static str) -> Result<Option<Who
     let Some(name) = text(fields, field)? else {
         return Ok(None);
     };
-    [Who::Human, Who::Engine, Who::Random]
-        .into_iter()
-        .find(|w| w.name().eq_ignore_ascii_case(name))
+    by_name([Who::Human, Who::Engine, Who::Random], Who::name, name)
         .map(Some)
         .ok_or_else(|| SetupError::Player {
             field,

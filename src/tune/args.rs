@@ -1,9 +1,9 @@
 //! `kinrow tune` arguments: the command line of `spsa` and `sprt` (clap), and the flags both
 //! pass on to `kinrow match`.
 
-use crate::client::cli::{Positive, parse_board};
+use crate::client::cli::{BoardArgs, Positive};
 use crate::client::{EngineSpec, TimeControl};
-use crate::rules::{Geometry, Rule};
+use crate::rules::Geometry;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -187,21 +187,25 @@ pub struct SprtArgs {
     pub games: GameArgs,
 }
 
+/// `--board` here: the parameters are the gomoku search's.
+const BOARD_HELP: &str =
+    "The board, as kinrow match takes it (the parameters apply from 9x9 with k=5)";
+
 /// The games, as both subcommands pass them on to `kinrow match`.
 #[derive(Clone, Debug, Args)]
 #[command(next_help_heading = "The games (passed on to kinrow match)")]
+#[command(
+    mut_arg("board", |a| a.help(BOARD_HELP).default_value("15x15")),
+    mut_arg("rule", |a| a.help("freestyle, exact or renju"))
+)]
 pub struct GameArgs {
     /// The kinrow binary that plays (default: this one)
     #[arg(long, value_name = "PATH")]
     pub kinrow: Option<PathBuf>,
 
-    /// The board, as kinrow match takes it (the parameters apply from 9x9 with k=5)
-    #[arg(long, value_name = "BOARD", default_value = "15x15", value_parser = parse_board)]
-    pub board: Geometry,
-
-    /// freestyle, exact or renju
-    #[arg(long, value_name = "RULE", default_value = "freestyle", value_parser = str::parse::<Rule>)]
-    pub rule: Rule,
+    /// The board and its rule.
+    #[command(flatten)]
+    pub board: BoardArgs,
 
     /// Positions, one per line as after `position` (`startpos moves h8 i9`), `#` comments;
     /// game pairs take them in order, repeated (default: random openings)
@@ -247,10 +251,7 @@ impl GameArgs {
     ///
     /// A message for a rule the board cannot have, or no limit per move.
     pub fn match_flags(&self) -> Result<(Geometry, Vec<String>), String> {
-        let geometry = self
-            .board
-            .with_rule(self.rule)
-            .map_err(|e| format!("--rule {}: {e}", self.rule))?;
+        let geometry = self.board.geometry().map_err(|e| e.to_string())?;
         let limits = self.limit_flags();
         if limits.is_empty() {
             return Err("give a limit per move: --nodes, --depth, --movetime or --tc".into());
@@ -352,7 +353,10 @@ mod tests {
         );
         assert_eq!((a.gains.alpha, a.gains.gamma), (0.602, 0.101));
         // 15x15 with k=5 is a board the rules accept by construction.
-        assert_eq!(a.games.board, Geometry::new(15, 15, 5).expect("15x15"));
+        assert_eq!(
+            a.games.board.board,
+            Geometry::new(15, 15, 5).expect("15x15")
+        );
         assert_eq!(a.games.limit_flags(), ["--nodes", "200"]);
     }
 

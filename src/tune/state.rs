@@ -204,9 +204,7 @@ mod tests {
     #[test]
     fn written_lines_read_back_and_a_run_goes_on() -> Result<(), Box<dyn std::error::Error>> {
         // The scratch files' I/O fails the test through `?`, not a panic.
-        let dir = std::env::temp_dir().join(format!("kinrow-tune-state-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir)?;
+        let dir = crate::io::scratch_dir("tune-state")?;
         let path = dir.join("state.jsonl");
         assert_eq!(read(&path)?, None);
         let settings = map(json!({"seed": 7, "a": 0.1 + 0.2, "tuned": ["x"]}));

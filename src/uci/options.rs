@@ -3,7 +3,7 @@
 
 use crate::eval::EvalKind;
 use crate::protocol::{Notation, OptionSpec};
-use crate::rules::{Geometry, Rule};
+use crate::rules::{Geometry, Rule, by_name};
 use crate::search::Params;
 use std::path::{Path, PathBuf};
 
@@ -298,10 +298,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
         ("Rule", |v| v.parse::<Rule>().ok().map(Change::Rule))
     } else if name_is("UCI_Variant") {
         ("UCI_Variant", |v| {
-            Variant::ALL
-                .into_iter()
-                .find(|variant| v.eq_ignore_ascii_case(variant.name()))
-                .map(Change::Variant)
+            by_name(Variant::ALL, Variant::name, v).map(Change::Variant)
         })
     } else {
         return Err(OptionError::Unknown(name.to_string()));

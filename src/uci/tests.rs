@@ -35,6 +35,21 @@ fn drain(session: &mut Session<SharedBuffer>, rx: &Receiver<Event>) {
     }
 }
 
+/// Handles the job's events until it has ended, and checks that the session has written
+/// `bestmove` `count` times in all; its lines.
+#[track_caller]
+fn answered(
+    session: &mut Session<SharedBuffer>,
+    rx: &Receiver<Event>,
+    out: &SharedBuffer,
+    count: usize,
+) -> Vec<String> {
+    drain(session, rx);
+    let lines = out.lines();
+    assert_eq!(bestmoves(&lines), count, "{lines:?}");
+    lines
+}
+
 #[test]
 fn a_late_search_is_answered_by_the_session_once() {
     let (mut s, out, rx) = session(MIDGAME);
@@ -56,9 +71,7 @@ fn a_late_search_is_answered_by_the_session_once() {
     assert_eq!(late, early, "nothing of that search after its bestmove");
     // The session goes on as usual.
     send(&mut s, "go depth 1");
-    drain(&mut s, &rx);
-    let lines = out.lines();
-    assert_eq!(bestmoves(&lines), 2, "{lines:?}");
+    let lines = answered(&mut s, &rx, &out, 2);
     assert!(lines.last().expect("a line").starts_with("bestmove "));
 }
 
@@ -113,8 +126,7 @@ fn a_waiting_go_counts_its_time_from_its_arrival() {
     // However its turn came (before its deadline, or after it while the perft unwound),
     // it answered once.
     s.deadline_passed();
-    drain(&mut s, &rx);
-    assert_eq!(bestmoves(&out.lines()), 1, "{:?}", out.lines());
+    answered(&mut s, &rx, &out, 1);
 }
 
 /// The job ahead is a search already answered by the session whose thread has not ended
@@ -146,9 +158,7 @@ fn a_waiting_go_is_answered_by_its_own_deadline() {
     assert_eq!(s.position().moves().len(), 7);
     // The session goes on as usual.
     send(&mut s, "go depth 1");
-    drain(&mut s, &rx);
-    let lines = out.lines();
-    assert_eq!(bestmoves(&lines), 3, "{lines:?}");
+    let lines = answered(&mut s, &rx, &out, 3);
     assert!(lines.last().expect("a line").starts_with("bestmove "));
 }
 
@@ -178,9 +188,7 @@ fn a_go_waiting_behind_perft_answers_at_its_deadline() {
         ]
     );
     send(&mut s, "stop");
-    drain(&mut s, &rx);
-    let lines = out.lines();
-    assert_eq!(bestmoves(&lines), 2, "{lines:?}");
+    let lines = answered(&mut s, &rx, &out, 2);
     assert_eq!(
         lines.last().map(String::as_str),
         Some("info string perft 9 stopped")
@@ -211,8 +219,7 @@ fn a_waiting_go_does_not_answer_before_the_search_ahead() {
             }
         };
     }
-    drain(&mut s, &rx);
-    assert_eq!(bestmoves(&out.lines()), 2, "{:?}", out.lines());
+    answered(&mut s, &rx, &out, 2);
 }
 
 /// When the session answers for a late search, it plays the first move of the last `pv` it
@@ -255,8 +262,7 @@ fn the_guard_plays_the_last_line_written() {
         [] => unreachable!("split gives at least one token"),
     };
     assert_eq!(best, &want, "{lines:?}");
-    drain(&mut s, &rx);
-    assert_eq!(bestmoves(&out.lines()), 1);
+    answered(&mut s, &rx, &out, 1);
 }
 
 /// A `go ponder` search answers only after `ponderhit` or `stop`, once, also when it ends by
