@@ -204,14 +204,8 @@ pub fn solve_board_with(
         .find(|g| g.geometry == geometry)
         .cloned();
     let hash_mb = setup.hash_mb.unwrap_or(solve_hash_mb(geometry));
-    let start = Instant::now();
-    let budget = proof::Budget {
-        hash_mb,
-        stop: Arc::clone(stop),
-        start,
-        deadline: start.checked_add(time_limit),
-        always_pass: false,
-    };
+    let budget = proof::Budget::within(hash_mb, stop, time_limit);
+    let start = budget.control.start;
     // A proof found by either proof search, as a line.
     let proven = |found: proof::Proof| SolveLine {
         geometry,

@@ -40,9 +40,6 @@ use checker::{check, checked, square};
 use kinrow::rules::{Geometry, Position, Tables};
 use kinrow::search::proof::{Budget, certify};
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 fn certificate(c: u32, r: u32, k: u32) -> String {
     certificate_with(c, r, k, 4)
@@ -51,13 +48,7 @@ fn certificate(c: u32, r: u32, k: u32) -> String {
 fn certificate_with(c: u32, r: u32, k: u32, hash_mb: usize) -> String {
     let g = Geometry::new(c, r, k).expect("a board");
     let pos = Position::new(Tables::new(g));
-    let budget = Budget {
-        hash_mb,
-        stop: Arc::new(AtomicBool::new(false)),
-        start: Instant::now(),
-        deadline: None,
-        always_pass: false,
-    };
+    let budget = Budget::new(hash_mb);
     let cert = certify(&pos, &budget, 1_000_000, &mut |_| {})
         .expect("a freestyle board")
         .expect("a certificate");

@@ -14,9 +14,7 @@ use kinrow::search::Value;
 use kinrow::search::proof::{Budget, prove, prove_exhaustive};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::sync::atomic::Ordering;
 
 /// Checks `count` random positions of `stones` stones on (c, r, k).
 fn check(c: u32, r: u32, k: u32, stones: std::ops::RangeInclusive<usize>, count: usize, seed: u64) {
@@ -34,11 +32,8 @@ fn check(c: u32, r: u32, k: u32, stones: std::ops::RangeInclusive<usize>, count:
         let truth = as_engine_value(oracle.value(&mut cells, to_move));
         for always_pass in [false, true] {
             let budget = Budget {
-                hash_mb: 1,
-                stop: Arc::new(AtomicBool::new(false)),
-                start: Instant::now(),
-                deadline: None,
                 always_pass,
+                ..Budget::new(1)
             };
             let found = prove(&pos, &budget, false, &mut |_| {}).expect("a freestyle board");
             let at = || format!("{:?} (always_pass {always_pass})", pos);
@@ -121,13 +116,7 @@ fn check_exhaustive(
         let mut cells = cells_of(&pos);
         let to_move = oracle_to_move(&pos);
         let truth = as_engine_value(oracle.value(&mut cells, to_move));
-        let budget = Budget {
-            hash_mb: 1,
-            stop: Arc::new(AtomicBool::new(false)),
-            start: Instant::now(),
-            deadline: None,
-            always_pass: false,
-        };
+        let budget = Budget::new(1);
         let attempt = prove_exhaustive(&pos, &budget, false, true);
         checked += 1;
         let Some(found) = attempt.proof else {
@@ -180,13 +169,7 @@ fn empty_boards_by_value_only() {
     ] {
         let pos =
             kinrow::rules::Position::new(Tables::new(Geometry::new(c, r, k).expect("a board")));
-        let budget = Budget {
-            hash_mb: 1,
-            stop: Arc::new(AtomicBool::new(false)),
-            start: Instant::now(),
-            deadline: None,
-            always_pass: false,
-        };
+        let budget = Budget::new(1);
         let found = prove(&pos, &budget, true, &mut |_| {}).expect("freestyle");
         assert_eq!(found.value, value, "{c}x{r} k={k}");
     }
@@ -196,26 +179,15 @@ fn empty_boards_by_value_only() {
 fn other_rules_are_left_to_alpha_beta() {
     let g = Geometry::new(5, 5, 4).expect("a board").with_exact(true);
     let pos = kinrow::rules::Position::new(Tables::new(g));
-    let budget = Budget {
-        hash_mb: 1,
-        stop: Arc::new(AtomicBool::new(false)),
-        start: Instant::now(),
-        deadline: None,
-        always_pass: false,
-    };
+    let budget = Budget::new(1);
     assert!(prove(&pos, &budget, false, &mut |_| {}).is_none());
 }
 
 #[test]
 fn a_raised_stop_flag_ends_the_search() {
     let pos = kinrow::rules::Position::new(Tables::new(Geometry::new(7, 7, 5).expect("a board")));
-    let budget = Budget {
-        hash_mb: 1,
-        stop: Arc::new(AtomicBool::new(true)),
-        start: Instant::now(),
-        deadline: None,
-        always_pass: false,
-    };
+    let budget = Budget::new(1);
+    budget.control.stop.store(true, Ordering::Relaxed);
     let found = prove(&pos, &budget, true, &mut |_| {}).expect("freestyle");
     assert!(!found.value.is_proven());
     assert!(found.nodes < 5_000, "{}", found.nodes);

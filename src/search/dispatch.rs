@@ -9,7 +9,6 @@ use super::{Control, Iteration, Limits, SearchResult, Settings, gomoku, no_move,
 use crate::rules::{Bits, Position, Square};
 use rand::Rng;
 use rand::seq::SliceRandom;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Boards of fewer cells are solved by alpha-beta, whose search with the stones-left count
@@ -276,11 +275,8 @@ impl Searcher {
 /// A proof search's budget for `go` with no limit: `hash_mb` MB, ended only by the stop flag.
 fn unbounded(hash_mb: usize, control: &Control) -> proof::Budget {
     proof::Budget {
-        hash_mb,
-        stop: Arc::clone(&control.stop),
-        start: control.start,
-        deadline: None,
-        always_pass: false,
+        control: control.clone(),
+        ..proof::Budget::new(hash_mb)
     }
 }
 
@@ -290,6 +286,7 @@ mod tests {
     use crate::rules::{Geometry, Tables};
     use rand::SeedableRng;
     use rand::rngs::StdRng;
+    use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
@@ -396,13 +393,7 @@ mod tests {
 
     /// A proof search's budget with no deadline.
     fn budget(hash_mb: usize) -> proof::Budget {
-        proof::Budget {
-            hash_mb,
-            stop: Arc::new(AtomicBool::new(false)),
-            start: Instant::now(),
-            deadline: None,
-            always_pass: false,
-        }
+        proof::Budget::new(hash_mb)
     }
 
     fn empty_board(c: u32, rows: u32, k: u32) -> Position {

@@ -384,14 +384,8 @@ fn write_certificate(
 ) -> Result<usize, String> {
     use crate::search::proof;
     let pos = Position::new(crate::rules::Tables::new(geometry));
-    let start = Instant::now();
-    let budget = proof::Budget {
-        hash_mb: hash_mb.unwrap_or(bench::solve_hash_mb(geometry)),
-        stop: Arc::clone(stop),
-        start,
-        deadline: start.checked_add(limit),
-        always_pass: false,
-    };
+    let hash_mb = hash_mb.unwrap_or(bench::solve_hash_mb(geometry));
+    let budget = proof::Budget::within(hash_mb, stop, limit);
     let mut each = |p: &proof::Progress| {
         progress(&bench::SolveProgress {
             geometry,

@@ -28,14 +28,14 @@ pub mod exhaustive;
 pub mod pairs;
 pub mod table;
 
-use super::Value;
+use super::{Control, Value};
 use crate::rules::{Position, Square};
 use board::Board;
 pub use dfpn::Progress;
 use dfpn::{Dfpn, Outcome};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What the proof search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,15 +60,41 @@ pub fn applies(pos: &Position) -> bool {
 pub struct Budget {
     /// The table's size in MB (each of the two searches in turn).
     pub hash_mb: usize,
-    /// Raised to stop the search.
-    pub stop: Arc<AtomicBool>,
-    /// When the search was asked for.
-    pub start: Instant,
+    /// The stop flag the caller raises, and when the search was asked for.
+    pub control: Control,
     /// When to give up.
     pub deadline: Option<Instant>,
     /// Search the pass at every attacker node, not only where it is likely to pay: slower,
     /// but it puts the zones to work everywhere (for tests of their soundness).
     pub always_pass: bool,
+}
+
+impl Budget {
+    /// A table of `hash_mb` MB, no deadline, a stop flag of its own, starting now.
+    pub fn new(hash_mb: usize) -> Budget {
+        Budget {
+            hash_mb,
+            control: Control {
+                stop: Arc::new(AtomicBool::new(false)),
+                start: Instant::now(),
+            },
+            deadline: None,
+            always_pass: false,
+        }
+    }
+
+    /// A table of `hash_mb` MB, ended by `stop` or `limit` from now.
+    pub fn within(hash_mb: usize, stop: &Arc<AtomicBool>, limit: Duration) -> Budget {
+        let start = Instant::now();
+        Budget {
+            control: Control {
+                stop: Arc::clone(stop),
+                start,
+            },
+            deadline: start.checked_add(limit),
+            ..Budget::new(hash_mb)
+        }
+    }
 }
 
 /// Proves the value of `pos` within the budget. `None` if the position is not one the proof
@@ -121,8 +147,7 @@ fn prove_with(
     }
     let Budget {
         hash_mb,
-        stop,
-        start,
+        control: Control { stop, start },
         deadline,
         always_pass,
     } = budget.clone();
@@ -250,7 +275,7 @@ pub fn prove_exhaustive(pos: &Position, budget: &Budget, value_only: bool, wins:
         return attempt;
     };
     let us = board.side;
-    let (stop, deadline) = (&budget.stop, budget.deadline);
+    let (stop, deadline) = (&budget.control.stop, budget.deadline);
     let mut ours = exhaustive::Exhaustive::new(board.clone(), us, EXHAUSTIVE_HASH_MB);
     let found = ours.run(stop, deadline);
     attempt.nodes = ours.nodes;
@@ -322,7 +347,12 @@ pub fn certify(
     let us = board.side;
     let mut search = Dfpn::new(board, us, budget.hash_mb);
     search.always_pass = budget.always_pass;
-    let wins = match search.run(&budget.stop, budget.start, budget.deadline, report) {
+    let wins = match search.run(
+        &budget.control.stop,
+        budget.control.start,
+        budget.deadline,
+        report,
+    ) {
         Outcome::Proven(_) => true,
         Outcome::Disproven => false,
         Outcome::Unknown => return Some(Err(certificate::CertificateError::Stopped)),
@@ -331,8 +361,8 @@ pub fn certify(
         &mut search,
         pos.geometry().columns(),
         wins,
-        &budget.stop,
-        budget.start,
+        &budget.control.stop,
+        budget.control.start,
         budget.deadline,
         max_nodes,
     ))
