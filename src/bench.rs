@@ -8,6 +8,7 @@ use crate::eval::EvalKind;
 pub use crate::fixture::BenchPosition;
 use crate::fixture::{SolveGame, Verdict, bench_list, solve_list};
 use crate::rules::{Geometry, Position, Square, Tables};
+use crate::search::time::Deadlines;
 use crate::search::{Control, Limits, SearchResult, Searcher, Settings, Value, proof};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -244,8 +245,7 @@ pub fn solve_board_with(
         return Ok(None);
     };
     let limits = Limits {
-        hard_time: Some(time_limit),
-        soft_time: Some(time_limit),
+        time: Some(Deadlines::at(time_limit)),
         ..Limits::default()
     };
     // Iterations come fast on small boards: report at most as often as the proof search.

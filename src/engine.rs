@@ -271,7 +271,7 @@ impl Guard {
     /// first move of every completed iteration; it answers at the Gomocup brain's
     /// [`guard_deadline`].
     pub fn arm(search: &mut Search) -> Option<Guard> {
-        let hard = search.limits.hard_time?;
+        let hard = search.limits.hard_time()?;
         Guard::arm_at(search, search.start.checked_add(guard_deadline(hard))?)
     }
 

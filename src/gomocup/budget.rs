@@ -172,8 +172,8 @@ mod tests {
     fn defaults_when_nothing_was_said() {
         let tc = TimeControl::default();
         let l = tc.limits(100);
-        assert_eq!(l.hard_time, Some(turn_deadline(30_000)));
-        assert_eq!(l.soft_time, Some(turn_deadline(30_000)));
+        assert_eq!(l.hard_time(), Some(turn_deadline(30_000)));
+        assert_eq!(l.soft_time(), Some(turn_deadline(30_000)));
         assert_eq!(l.depth, None);
     }
 
@@ -188,8 +188,8 @@ mod tests {
         // timeout_match 0: no game limit, whatever time_left says.
         assert_eq!(tc.match_remaining(), None);
         let l = tc.limits(100);
-        assert_eq!(l.hard_time, Some(ms(135)));
-        assert_eq!(l.soft_time, Some(ms(135)));
+        assert_eq!(l.hard_time(), Some(ms(135)));
+        assert_eq!(l.soft_time(), Some(ms(135)));
     }
 
     #[test]
@@ -202,7 +202,7 @@ mod tests {
         };
         let l = tc.limits(100);
         assert_eq!(l.depth, Some(1));
-        assert_eq!(l.hard_time, None);
+        assert_eq!(l.hard_time(), None);
     }
 
     #[test]
@@ -214,18 +214,18 @@ mod tests {
             used: 0,
         };
         let l = tc.limits(100);
-        let hard = l.hard_time.unwrap();
+        let hard = l.hard_time().unwrap();
         assert!(hard < ms(300), "{hard:?}");
-        assert!(l.soft_time.unwrap() <= hard);
+        assert!(l.soft_time().unwrap() <= hard);
         // Out of time: the search gets a millisecond.
         tc.time_left = Some(-40);
-        assert_eq!(tc.limits(100).hard_time, Some(ms(1)));
+        assert_eq!(tc.limits(100).hard_time(), Some(ms(1)));
         // The protocol's "unlimited", and c-gomoku-cli's.
         tc.time_left = Some(UNLIMITED_MS);
         assert_eq!(tc.match_remaining(), None);
         tc.time_left = Some(i64::MAX / 2);
         assert_eq!(tc.match_remaining(), None);
-        assert_eq!(tc.limits(100).hard_time, Some(turn_deadline(30_000)));
+        assert_eq!(tc.limits(100).hard_time(), Some(turn_deadline(30_000)));
     }
 
     #[test]
@@ -244,7 +244,7 @@ mod tests {
         assert_eq!(tc.match_remaining(), Some(700));
         let l = tc.limits(10);
         assert_eq!(l.depth, Some(1));
-        assert!(l.hard_time.unwrap() < ms(700));
+        assert!(l.hard_time().unwrap() < ms(700));
         tc.new_game();
         assert_eq!(tc.match_remaining(), Some(10_000));
     }
@@ -261,8 +261,8 @@ mod tests {
                         used: 0,
                     };
                     let l = tc.limits(moves);
-                    let hard = l.hard_time.unwrap();
-                    assert!(l.soft_time.unwrap() <= hard);
+                    let hard = l.hard_time().unwrap();
+                    assert!(l.soft_time().unwrap() <= hard);
                     if turn > 1 {
                         assert!(hard < ms(turn), "{turn} {left} {moves}");
                     }
@@ -289,8 +289,8 @@ mod tests {
                     tc.spent(u64::MAX);
                     for moves in [0, 1, u32::MAX] {
                         let l = tc.limits(moves);
-                        assert!(l.soft_time <= l.hard_time);
-                        if let Some(hard) = l.hard_time {
+                        assert!(l.soft_time() <= l.hard_time());
+                        if let Some(hard) = l.hard_time() {
                             assert!(hard >= ms(1));
                             if turn > 1 {
                                 assert!(hard < ms(turn));

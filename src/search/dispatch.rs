@@ -284,6 +284,7 @@ fn unbounded(hash_mb: usize, control: &Control) -> proof::Budget {
 mod tests {
     use super::*;
     use crate::rules::{Geometry, Tables};
+    use crate::search::time::Deadlines;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
     use std::sync::Arc;
@@ -469,7 +470,7 @@ mod tests {
     #[test]
     fn a_hard_deadline_ends_the_iteration_in_progress() {
         let limits = Limits {
-            hard_time: Some(Duration::from_millis(30)),
+            time: Some(Deadlines::at(Duration::from_millis(30))),
             ..Limits::default()
         };
         let (r, took, pos) = run(limits, false);

@@ -49,6 +49,7 @@ use rand::seq::IndexedRandom;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+use time::Deadlines;
 
 /// When to stop. The first limit reached ends the search; with none, the search runs until
 /// the value is proven or it is stopped.
@@ -58,13 +59,24 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Node budget.
     pub nodes: Option<u64>,
-    /// Do not start another iteration after this much time.
-    pub soft_time: Option<Duration>,
-    /// Abort the search at this time.
-    pub hard_time: Option<Duration>,
+    /// When to start no new iteration, and when to abort the search, counted from the
+    /// search's start.
+    pub time: Option<Deadlines>,
     /// Only these root moves are searched (UCI's `searchmoves`); `None`: every move. Squares
     /// that are not legal moves are left out; if none is left, every move is searched.
     pub root: Option<Bits>,
+}
+
+impl Limits {
+    /// No new iteration is started after this much time.
+    pub fn soft_time(&self) -> Option<Duration> {
+        self.time.map(|t| t.soft)
+    }
+
+    /// The search is aborted at this time.
+    pub fn hard_time(&self) -> Option<Duration> {
+        self.time.map(|t| t.hard)
+    }
 }
 
 /// How the caller steers a running search.

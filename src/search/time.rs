@@ -31,11 +31,16 @@ impl Deadlines {
         })
     }
 
+    /// Both deadlines at `d`: think until then, iterations begun as late as the search
+    /// judges worth it.
+    pub fn at(d: Duration) -> Deadlines {
+        Deadlines { soft: d, hard: d }
+    }
+
     /// `limits` with these deadlines (or none).
     pub fn apply(deadlines: Option<Deadlines>, limits: Limits) -> Limits {
         Limits {
-            soft_time: deadlines.map(|d| d.soft),
-            hard_time: deadlines.map(|d| d.hard),
+            time: deadlines,
             ..limits
         }
     }
@@ -200,7 +205,7 @@ pub fn guard_deadline(hard: Duration) -> Duration {
 /// [`reply_deadline`], since the time is the move's to use in full.
 pub fn movetime_with(ms: u64, overhead_ms: u64) -> Deadlines {
     let d = reply_deadline(ms, overhead_ms);
-    Deadlines { soft: d, hard: d }
+    Deadlines::at(d)
 }
 
 /// [`movetime_with`] the default overhead.
@@ -501,10 +506,10 @@ mod tests {
         );
         assert_eq!(limits.depth, Some(3));
         assert_eq!(
-            (limits.soft_time, limits.hard_time),
+            (limits.soft_time(), limits.hard_time()),
             (Some(ms(100)), Some(ms(200)))
         );
-        assert_eq!(Deadlines::apply(None, limits).hard_time, None);
+        assert_eq!(Deadlines::apply(None, limits).hard_time(), None);
     }
 
     #[test]

@@ -94,14 +94,17 @@ mod tests {
         let start = Position::default();
         let ms = Duration::from_millis;
         let l = limits_for(&start, &go("go depth 3 nodes 100"));
-        assert_eq!((l.depth, l.nodes, l.hard_time), (Some(3), Some(100), None));
+        assert_eq!(
+            (l.depth, l.nodes, l.hard_time()),
+            (Some(3), Some(100), None)
+        );
         let l = limits_for(&start, &go("go movetime 100"));
-        assert_eq!((l.soft_time, l.hard_time), (Some(ms(90)), Some(ms(90))));
+        assert_eq!((l.soft_time(), l.hard_time()), (Some(ms(90)), Some(ms(90))));
         let l = super::limits_for(&start, &go("go movetime 100"), 30);
-        assert_eq!((l.soft_time, l.hard_time), (Some(ms(70)), Some(ms(70))));
+        assert_eq!((l.soft_time(), l.hard_time()), (Some(ms(70)), Some(ms(70))));
         // Pondering has no time limit until ponderhit; the other limits stay.
         let l = limits_for(&start, &go("go ponder movetime 100 depth 4"));
-        assert_eq!((l.hard_time, l.depth), (None, Some(4)));
+        assert_eq!((l.hard_time(), l.depth), (None, Some(4)));
         assert_eq!(
             clock_limits(&start, &go("go ponder movetime 100"), 10).map(|d| d.hard),
             Some(ms(90))
@@ -110,7 +113,7 @@ mod tests {
         let mut set = Bits::EMPTY;
         set.insert(0);
         set.insert(8);
-        assert_eq!((l.root, l.hard_time), (Some(set), Some(ms(90))));
+        assert_eq!((l.root, l.hard_time()), (Some(set), Some(ms(90))));
         // No square on the board: no restriction, as without searchmoves.
         assert_eq!(
             limits_for(&start, &go("go searchmoves z9")),
@@ -118,28 +121,28 @@ mod tests {
         );
         // X to move: only X's clock counts.
         let l = limits_for(&start, &go("go btime 10"));
-        assert_eq!(l.hard_time, None);
+        assert_eq!(l.hard_time(), None);
         let l = limits_for(&start, &go("go wtime 10000 movetime 100"));
-        assert_eq!((l.soft_time, l.hard_time), (Some(ms(90)), Some(ms(90))));
+        assert_eq!((l.soft_time(), l.hard_time()), (Some(ms(90)), Some(ms(90))));
         let l = limits_for(&start, &go("go wtime 1000 movetime 10000"));
-        assert!(l.hard_time.expect("a deadline") < ms(1000));
+        assert!(l.hard_time().expect("a deadline") < ms(1000));
         // A huge increment gives the budget of a large one: a sum that overflowed would wrap
         // to almost none.
         let large = limits_for(&start, &go("go wtime 1000 winc 100000"));
         for huge in ["4611686018427387904", "9223372036854775807"] {
             let l = limits_for(&start, &go(&format!("go wtime 1000 winc {huge}")));
             assert_eq!(
-                (l.soft_time, l.hard_time),
-                (large.soft_time, large.hard_time)
+                (l.soft_time(), l.hard_time()),
+                (large.soft_time(), large.hard_time())
             );
         }
-        assert!(large.hard_time.expect("a deadline") < ms(1000));
+        assert!(large.hard_time().expect("a deadline") < ms(1000));
         let l = limits_for(&start, &go("go wtime -9223372036854775808 winc -1"));
-        assert_eq!(l.hard_time, Some(ms(1)));
+        assert_eq!(l.hard_time(), Some(ms(1)));
         let l = limits_for(&start, &go("go wtime 9223372036854775807 movetime 100"));
-        assert_eq!(l.hard_time, Some(ms(90)));
+        assert_eq!(l.hard_time(), Some(ms(90)));
         let l = limits_for(&start, &go("go movetime 18446744073709551615"));
-        assert!(l.hard_time.expect("a deadline") > ms(1 << 40));
+        assert!(l.hard_time().expect("a deadline") > ms(1 << 40));
         assert_eq!(
             limits_for(&start, &go("go infinite depth 2")),
             Limits::default()

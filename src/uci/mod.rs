@@ -440,7 +440,7 @@ impl<W: Write> Session<W> {
             });
             self.asked = None;
         } else {
-            self.guard = limits.hard_time.and_then(|hard| {
+            self.guard = limits.hard_time().and_then(|hard| {
                 Guard::arm_within(&mut search, start, hard, overhead).map(|g| (g, notation))
             });
             self.ponder = None;

@@ -242,7 +242,7 @@ fn owed(forecast: &Game, params: &GoParams, go: u64, arrived: Instant) -> Owed {
     let notation = forecast.options.notation();
     let overhead = forecast.options.move_overhead_ms;
     let due = limits_for(position, params, overhead)
-        .hard_time
+        .hard_time()
         .and_then(|hard| arrived.checked_add(guard_after(hard, overhead)));
     let ponder_clock = params
         .ponder

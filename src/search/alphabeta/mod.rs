@@ -188,7 +188,9 @@ impl Engine {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         // A deadline too far away to be represented is no deadline (`go movetime` with a
         // huge number must not panic).
-        self.deadline = limits.hard_time.and_then(|d| control.start.checked_add(d));
+        self.deadline = limits
+            .hard_time()
+            .and_then(|d| control.start.checked_add(d));
         self.table.new_search();
         self.use_geometry(root);
     }
@@ -266,7 +268,7 @@ impl Engine {
                 hashfull: self.table.hashfull(),
                 pv,
             });
-            if value.is_proven() || limits.soft_time.is_some_and(|t| start.elapsed() >= t) {
+            if value.is_proven() || limits.soft_time().is_some_and(|t| start.elapsed() >= t) {
                 break;
             }
         }

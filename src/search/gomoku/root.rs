@@ -31,7 +31,7 @@ impl Engine {
     ) -> SearchResult {
         // Without a time or node limit nothing bounds the check, and a depth limit asks for
         // that depth alone: in either case there is none, and the search keeps its limits.
-        let limited = (job.limits.hard_time.is_some() || self.node_limit < u64::MAX)
+        let limited = (job.limits.hard_time().is_some() || self.node_limit < u64::MAX)
             && job.limits.depth.is_none();
         let keep = if limited {
             self.params.verify_share.clamp(0, 900)
@@ -373,7 +373,7 @@ impl Engine {
 /// root move that beat the previous best is played), so one begun late is not wasted: the
 /// soft limit is stretched by a third, within seven tenths of the hard one.
 pub(super) fn next_iteration_limit(limits: &Limits) -> Option<std::time::Duration> {
-    match (limits.soft_time, limits.hard_time) {
+    match (limits.soft_time(), limits.hard_time()) {
         (Some(soft), Some(hard)) => Some((soft * 4 / 3).min(hard * 7 / 10).max(soft)),
         (soft, _) => soft,
     }
@@ -383,6 +383,6 @@ pub(super) fn next_iteration_limit(limits: &Limits) -> Option<std::time::Duratio
 pub(super) fn share(limits: &Limits, start: Instant, permille: i32) -> Option<Instant> {
     let permille = permille.clamp(0, 1000) as u32;
     limits
-        .hard_time
+        .hard_time()
         .and_then(|h| start.checked_add(h * permille / 1000))
 }

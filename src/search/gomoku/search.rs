@@ -242,7 +242,7 @@ impl Engine {
             Arc::clone(&control.stop),
             None,
             limits.nodes.unwrap_or(u64::MAX),
-            limits.hard_time.and_then(|d| start.checked_add(d)),
+            limits.hard_time().and_then(|d| start.checked_add(d)),
         );
         self.params = settings.params;
         let rule = root.geometry().rule();

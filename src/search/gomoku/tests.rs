@@ -7,6 +7,7 @@ use super::search::Engine;
 use crate::rules::{Geometry, Tables};
 use crate::rules::{Position, Square};
 use crate::search::gomoku::pattern::LineRule;
+use crate::search::time::Deadlines;
 use crate::search::value::Value;
 use crate::search::{Control, Iteration, Limits, SearchResult, Settings};
 use rand::SeedableRng;
@@ -135,7 +136,7 @@ fn helper_threads_search_too_within_the_limits() {
     assert!(its.windows(2).all(|w| w[0].nodes <= w[1].nodes));
     // A hard deadline ends them all.
     let limits = Limits {
-        hard_time: Some(Duration::from_millis(60)),
+        time: Some(Deadlines::at(Duration::from_millis(60))),
         ..Limits::default()
     };
     let start = Instant::now();
@@ -250,7 +251,7 @@ fn renju_moves_are_allowed_and_short_wins_hold() {
 fn a_hard_deadline_is_kept_and_a_legal_move_returned() {
     let pos = position("h8 i9 h9 h10 g8 g9 j9 i8 i7", false);
     let limits = Limits {
-        hard_time: Some(Duration::from_millis(40)),
+        time: Some(Deadlines::at(Duration::from_millis(40))),
         ..Limits::default()
     };
     let start = Instant::now();
