@@ -25,7 +25,7 @@ impl<W: Write> Session<W> {
                         budget::RESERVED_MB + 1
                     ));
                 }
-                self.fit_table();
+                self.fit_table_soon();
                 self.tell_thread_cap();
             }
             Info::Rule(rule) => {
@@ -50,7 +50,7 @@ impl<W: Write> Session<W> {
                     ));
                 }
                 self.threads = threads as usize;
-                self.fit_table();
+                self.fit_table_soon();
                 self.tell_thread_cap();
             }
             // kinrow plays people and programs alike, keeps no files and has no debug window.
@@ -106,9 +106,25 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// [`Session::fit_table`] for a table no larger than today's; a larger one is made
+    /// after the next move is sent. Managers send `INFO max_memory` just before a move, on
+    /// its clock, and making a large table takes that move a large share of a short limit
+    /// (hundreds of ms for hundreds of MB on a loaded machine); a smaller one is made at once,
+    /// so that memory stays within the limit.
+    fn fit_table_soon(&mut self) {
+        let threads = budget::threads_within(self.max_memory, self.threads);
+        if budget::table_mb(self.max_memory, threads) > self.table_mb && self.game.is_some() {
+            self.search_threads = threads;
+            self.table_due = true;
+        } else {
+            self.fit_table();
+        }
+    }
+
     /// Sizes the table for `max_memory` and the threads it leaves room for (between moves
     /// only).
     pub(super) fn fit_table(&mut self) {
+        self.table_due = false;
         let threads = budget::threads_within(self.max_memory, self.threads);
         self.search_threads = threads;
         let wanted = budget::table_mb(self.max_memory, threads);

@@ -79,6 +79,9 @@ pub struct Session<W: Write> {
     engine: Engine,
     /// The table's size in MB.
     table_mb: usize,
+    /// An `INFO` allows a larger table than `table_mb`: it is made after the next move is
+    /// sent (see [`Session::fit_table_soon`]).
+    table_due: bool,
     /// Threads of the gomoku search asked for (`INFO thread_num`).
     threads: usize,
     /// Threads the searches use: those asked for that `max_memory` leaves room for.
@@ -127,6 +130,7 @@ impl<W: Write> Session<W> {
             events,
             engine: Engine::new(1)?,
             table_mb: 1,
+            table_due: false,
             threads: 1,
             search_threads: 1,
             game: None,
@@ -361,6 +365,9 @@ impl<W: Write> Session<W> {
         let answered = self.guard.take().is_some_and(|(g, _)| g.answered());
         if !answered {
             self.play_own(result.ok().and_then(|r| r.best), start);
+        }
+        if self.table_due {
+            self.fit_table();
         }
         self.run_pending()
     }

@@ -2,6 +2,7 @@
 //! make the search's own answer late.
 
 use super::*;
+use crate::gomocup::budget;
 use crate::io::Driven;
 use crate::io::SharedBuffer;
 use std::time::Duration;
@@ -62,5 +63,38 @@ fn a_late_search_is_answered_by_the_brain_once() {
     assert!(
         all[1] != played && all[1] != "7,7" && all[1] != "0,0",
         "{all:?}"
+    );
+}
+
+/// `INFO max_memory` just before a move (as c-gomoku-cli sends it) does not make the larger
+/// table on that move's clock: the move is searched with the table there was, and the
+/// larger one is made once the move is sent. A smaller limit takes effect at once.
+#[test]
+fn a_larger_table_is_made_after_the_move() {
+    let (tx, rx) = channel();
+    let out = SharedBuffer::default();
+    let mut s = Session::new(out.clone(), tx).expect("a table");
+    for line in ["START 15", "INFO timeout_turn 100"] {
+        send(&mut s, line);
+    }
+    let before = s.table_mb;
+    send(&mut s, "INFO max_memory 367001600");
+    let wanted = budget::table_mb(367_001_600, 1);
+    assert!(wanted > before, "{wanted} MB, {before} MB");
+    assert_eq!(s.table_mb, before, "not on the next move's clock");
+    send(&mut s, "TURN 7,7");
+    while s.is_thinking() {
+        let event = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the search ends");
+        s.handle(event);
+    }
+    assert_eq!(moves(&out.lines()).len(), 1);
+    assert_eq!(s.table_mb, wanted, "made once the move was sent");
+    send(&mut s, "INFO max_memory 50000000");
+    assert_eq!(
+        s.table_mb,
+        budget::table_mb(50_000_000, 1),
+        "smaller at once"
     );
 }
