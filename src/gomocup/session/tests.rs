@@ -23,6 +23,16 @@ fn moves(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// Hands the session the events of its search until it ends.
+fn finish_search(s: &mut Session<SharedBuffer>, rx: &Receiver<Event>) {
+    while s.is_thinking() {
+        let event = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the search ends");
+        s.handle(event);
+    }
+}
+
 #[test]
 fn a_late_search_is_answered_by_the_brain_once() {
     let (tx, rx) = channel();
@@ -42,22 +52,12 @@ fn a_late_search_is_answered_by_the_brain_once() {
     let early = out.lines();
     assert_eq!(moves(&early).len(), 1, "{early:?}");
     assert!(asked.elapsed() < Duration::from_millis(200));
-    while s.is_thinking() {
-        let event = rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the search ends");
-        s.handle(event);
-    }
+    finish_search(&mut s, &rx);
     assert_eq!(out.lines(), early, "the search's own move is not sent");
     // The brain's board has that one move of its own: the next turn is played as usual.
     let played = moves(&early).remove(0);
     send(&mut s, "TURN 0,0");
-    while s.is_thinking() {
-        let event = rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the search ends");
-        s.handle(event);
-    }
+    finish_search(&mut s, &rx);
     let all = moves(&out.lines());
     assert_eq!(all.len(), 2, "{all:?}");
     assert!(
@@ -83,12 +83,7 @@ fn a_larger_table_is_made_after_the_move() {
     assert!(wanted > before, "{wanted} MB, {before} MB");
     assert_eq!(s.table_mb, before, "not on the next move's clock");
     send(&mut s, "TURN 7,7");
-    while s.is_thinking() {
-        let event = rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the search ends");
-        s.handle(event);
-    }
+    finish_search(&mut s, &rx);
     assert_eq!(moves(&out.lines()).len(), 1);
     assert_eq!(s.table_mb, wanted, "made once the move was sent");
     send(&mut s, "INFO max_memory 50000000");
