@@ -271,6 +271,18 @@ pub trait Driven {
     fn handle(&mut self, event: Self::Event) -> Flow;
 }
 
+/// Hands `session` the events from `inbox` while `busy` says it is (each must come within
+/// 10 s): for tests that drive a session event by event.
+#[cfg(test)]
+pub fn handle_while<S: Driven>(session: &mut S, inbox: &Receiver<S::Event>, busy: fn(&S) -> bool) {
+    while busy(session) {
+        let event = inbox
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the session's work ends");
+        session.handle(event);
+    }
+}
+
 /// The event loop of a [`Driven`] session: reads stdin into `events` on a thread of its
 /// own, and hands the session each event from `inbox` (or the passing of its deadline) until
 /// it quits or every sender is gone.

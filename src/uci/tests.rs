@@ -27,12 +27,7 @@ fn send(session: &mut Session<SharedBuffer>, line: &str) {
 
 /// Handles the job's events until it has ended.
 fn drain(session: &mut Session<SharedBuffer>, rx: &Receiver<Event>) {
-    while session.is_busy() {
-        let event = rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the job ends");
-        session.handle(event);
-    }
+    crate::io::handle_while(session, rx, Session::is_busy);
 }
 
 /// Handles the job's events until it has ended, and checks that the session has written

@@ -25,12 +25,7 @@ fn moves(lines: &[String]) -> Vec<String> {
 
 /// Hands the session the events of its search until it ends.
 fn finish_search(s: &mut Session<SharedBuffer>, rx: &Receiver<Event>) {
-    while s.is_thinking() {
-        let event = rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the search ends");
-        s.handle(event);
-    }
+    crate::io::handle_while(s, rx, Session::is_thinking);
 }
 
 #[test]
