@@ -95,8 +95,7 @@ impl TimeControl {
     /// The search limits for a move, with `own_moves_left` the most moves kinrow can still
     /// make in this game.
     ///
-    /// - `timeout_turn` T > 0: [`turn`]`(T)`: a hard deadline a margin before T, and no new
-    ///   iteration after half of it.
+    /// - `timeout_turn` T > 0: [`turn`]`(T)`: both deadlines a margin before T.
     /// - `timeout_turn` 0: a one-ply search.
     /// - A game limit: [`budget`] of the remaining time, less what it keeps for the moves'
     ///   round trips (a thirtieth of the rest, or less as the board fills, with at most

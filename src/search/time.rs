@@ -31,8 +31,7 @@ impl Deadlines {
         })
     }
 
-    /// Both deadlines at `d`: think until then, iterations begun as late as the search
-    /// judges worth it.
+    /// Both deadlines at `d`: think until then, new iterations begun until then too.
     pub fn at(d: Duration) -> Deadlines {
         Deadlines { soft: d, hard: d }
     }
@@ -235,8 +234,8 @@ pub fn turn_deadline(ms: u64) -> Duration {
 
 /// The deadlines under a per-move limit of `ms`: both [`turn_deadline`], as for UCI's
 /// `movetime`. Time a move leaves unused is lost (the next move has its own limit), so the
-/// searches plan to think until the deadline; when to begin a new iteration is theirs to
-/// judge (an iteration cut short still counts in both).
+/// searches may begin iterations until the deadline (the gomoku search keeps the last share
+/// of it for checking its move); an iteration cut short still counts in both.
 pub fn turn(ms: u64) -> Deadlines {
     let hard = turn_deadline(ms);
     Deadlines { soft: hard, hard }
