@@ -6,7 +6,7 @@
 //! UCI score forms. Wins and fours are found by an independent run counter here, not by the
 //! engine's rules.
 
-mod common;
+use crate::common;
 
 use common::transcript::Engine;
 use kinrow::rules::{Geometry, Player, Position, Square, Tables};

@@ -2,7 +2,7 @@
 //! stops and quits promptly, gives exactly one legal bestmove per go whatever the limits,
 //! and repeats itself exactly under a fixed Seed.
 
-mod common;
+use crate::common;
 
 use common::transcript::Engine;
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! generation and search against the independent oracle, which counts whole runs instead of
 //! windows.
 
-mod common;
+use crate::common;
 
 use common::oracle::Oracle;
 use common::{cells_of, check_with_oracle, oracle_to_move, random_position};

@@ -7,7 +7,7 @@
 //! replies against its limits, and on a two-core machine another brain searching beside them
 //! would measure the machine instead.
 
-mod common;
+use crate::common;
 
 use common::transcript::{Engine, replay_with_args};
 use rand::rngs::StdRng;

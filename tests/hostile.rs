@@ -11,14 +11,31 @@
 //! and bodies; a client that pipelines requests and never reads; a 64 MB header line; bad
 //! `Host` names; the security headers; event streams whose client has gone.
 
+use crate::common;
+use common::serve::Launched;
 use rustix::process::{Pid, Signal, kill_process};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-mod common;
-use common::serve::Server;
+
+/// The server under test, with this file's requests. (A wrapper, not methods on the shared
+/// type: the suite's modules are one crate, where two `impl`s of a `start` would collide.)
+struct Server(Launched);
+
+impl std::ops::Deref for Server {
+    type Target = Launched;
+    fn deref(&self) -> &Launched {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Server {
+    fn deref_mut(&mut self) -> &mut Launched {
+        &mut self.0
+    }
+}
 
 /// How soon a plain request must be answered, whatever else is going on.
 const ANSWER: Duration = Duration::from_secs(1);
@@ -30,7 +47,7 @@ const MEMORY_BOUND_KB: u64 = 64 * 1024;
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        Server::launch(args, "http://")
+        Server(Launched::launch(args, "http://"))
     }
 
     fn port(&self) -> &str {

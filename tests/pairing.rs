@@ -2,7 +2,7 @@
 //! oracle (a player with a pairing against them really cannot win), and with corrupted
 //! certificates that must be refused.
 
-mod common;
+use crate::common;
 
 use common::cells_of;
 use common::oracle::Oracle;

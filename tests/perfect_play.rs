@@ -1,7 +1,7 @@
 //! The engine's search against the independent oracle: every non-terminal tic-tac-toe
 //! position, and a fixed random sample of (4,4,4) positions.
 
-mod common;
+use crate::common;
 
 use common::oracle::Oracle;
 use common::{check_with_oracle, random_position};

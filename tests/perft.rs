@@ -1,7 +1,7 @@
 //! perft: the engine's move generation and game-end detection counted against known figures
 //! and against the independent oracle's own counter.
 
-mod common;
+use crate::common;
 
 use common::oracle::Oracle;
 use kinrow::rules::{Geometry, MAX_SIDE, Position, Tables, perft};

@@ -2,7 +2,7 @@
 //! prompt (hint, undo, bad input, occupied squares, both ways of naming a square, the score
 //! line), games between two people, watching engine against random, and the options.
 
-mod common;
+use crate::common;
 
 use common::referee::{assert_contains, kinrow, run, run_with_env};
 use std::io::{Read, Write};

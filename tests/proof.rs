@@ -5,7 +5,7 @@
 //! for what it leaves), and once with a pass searched at every attacker node, so that every
 //! proof leans on df-pn's relevance zones; and the exhaustive search alone.
 
-mod common;
+use crate::common;
 
 use common::oracle::{Oracle, as_engine_value};
 use common::{cells_of, oracle_to_move, random_position};

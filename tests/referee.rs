@@ -2,7 +2,7 @@
 //! random player, the records, seeds, the SPRT stop, exit statuses, and no process left
 //! behind, also after Ctrl-C.
 
-mod common;
+use crate::common;
 
 use common::referee::{
     MATCH_LIMIT, Run, assert_contains, children, completed_match, exists, fake_engine, kinrow,

@@ -2,7 +2,7 @@
 //! player: each fault gives the right outcome and reason, the faulty engine is restarted
 //! when it must be, and the match still finishes with correct totals.
 
-mod common;
+use crate::common;
 
 use common::referee::{completed_match, fake_engine, pids_in, read_jsonl, scratch, wait_gone};
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! straight from the rule text, on seeded random positions and on the positions of
 //! `fixtures/renju.txt`; and the rule in play (wins, refused moves, set-up).
 
-mod common;
+use crate::common;
 
 use kinrow::rules::{
     Forbidden, Geometry, MoveError, Outcome, Player, Position, Rule, Square, Tables,

@@ -5,7 +5,7 @@
 //! (checked with `show` after every line, and with a deterministic search that depends on the
 //! options). No panic, no hang: every reply has a deadline (`Engine::recv`).
 
-mod common;
+use crate::common;
 
 use common::transcript::Engine;
 use rand::rngs::StdRng;

@@ -2,7 +2,7 @@
 //! every error must be one short line, and the result may depend only on the tokens (runs of
 //! spaces and tabs are one separator). Huge lines must be parsed in linear time.
 
-mod common;
+use crate::common;
 
 use kinrow::protocol::parse_line;
 use rand::rngs::StdRng;

@@ -13,7 +13,7 @@
 //! `go` with one legal `bestmove` for the position it was queued behind, and what follows
 //! the stop must run as usual. Searches are kept rare so that the run takes seconds.
 
-mod common;
+use crate::common;
 
 use common::transcript::Engine;
 use rand::rngs::StdRng;

@@ -4,7 +4,7 @@
 //! a deadline; exit times and reply latencies are measured and printed, and asserted with
 //! generous bounds (shared test machines are noisy).
 
-mod common;
+use crate::common;
 
 use common::engine::spawn_kinrow;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -3,17 +3,34 @@
 //! engine by random moves (never lost), undo, hints, the event stream, a fixed seed's
 //! repeatable game, the bounds, and a clean exit on SIGTERM.
 
+use crate::common;
+use common::serve::Launched;
 use rustix::process::{Pid, Signal, kill_process};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-mod common;
-use common::serve::Server;
+
+/// The server under test, with this file's requests. (A wrapper, not methods on the shared
+/// type: the suite's modules are one crate, where two `impl`s of a `start` would collide.)
+struct Server(Launched);
+
+impl std::ops::Deref for Server {
+    type Target = Launched;
+    fn deref(&self) -> &Launched {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Server {
+    fn deref_mut(&mut self) -> &mut Launched {
+        &mut self.0
+    }
+}
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        Server::launch(args, "http://127.0.0.1:")
+        Server(Launched::launch(args, "http://127.0.0.1:"))
     }
 
     /// Opens the event stream of game `id`, its reply not yet read.

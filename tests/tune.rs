@@ -3,7 +3,7 @@
 //! run, one-line errors for bad input, Ctrl-C, the SPRT's verdict; and the parameters files
 //! that the UCI session and the Gomocup brain read.
 
-mod common;
+use crate::common;
 
 use common::transcript::Engine;
 use kinrow::protocol::params;

@@ -4,15 +4,17 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
-pub struct Server {
+/// The server process and the address it listens on (each test file wraps it with its own
+/// requests).
+pub struct Launched {
     pub child: Child,
     pub address: String,
 }
 
-impl Server {
+impl Launched {
     /// Starts `kinrow serve --port 0` with `args`; the address follows `url_prefix` (which
     /// begins with `http://`) in the first line printed.
-    pub fn launch(args: &[&str], url_prefix: &str) -> Server {
+    pub fn launch(args: &[&str], url_prefix: &str) -> Launched {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
             .args(["serve", "--port", "0"])
             .args(args)
@@ -26,14 +28,14 @@ impl Server {
             .expect("a first line");
         let start = line.find(url_prefix).expect("the address") + "http://".len();
         let end = start + line[start..].find('/').expect("a slash after the port");
-        Server {
+        Launched {
             address: line[start..end].to_string(),
             child,
         }
     }
 }
 
-impl Drop for Server {
+impl Drop for Launched {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
