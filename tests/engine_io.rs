@@ -114,6 +114,7 @@ fn tiny_limits_still_give_a_legal_move() {
 
 #[test]
 fn movetime_is_respected() {
+    let _turn = common::timing::exclusive();
     let mut e = Engine::start(&[]);
     e.send("newgame 15 15 5");
     e.send("position startpos moves h8 h9 i8");
@@ -457,6 +458,7 @@ fn last_pv_and_best(lines: &[String]) -> (Option<String>, String) {
 /// limits, and words `go` does not know.
 #[test]
 fn every_go_form_answers_exactly_once() {
+    let _turn = common::timing::exclusive();
     let mut e = Engine::start(&[]);
     e.send("newgame 15 15 5");
     e.send("position startpos moves h8 i9");

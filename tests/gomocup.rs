@@ -3,32 +3,23 @@
 //! transcripts, fixtures/gomocup/ and the ```gomocup blocks of protocol.md, are replayed by
 //! tests/transcripts.rs, one test each.)
 //!
-//! The tests of this file take turns (see [`serial`]): the timing tests measure the brain's
-//! replies against its limits, and on a two-core machine another brain searching beside them
-//! would measure the machine instead.
+//! The tests that time the brain's replies against its limits take turns with the suite's
+//! other tight timing tests (`common::timing`): on a two-core machine another engine searching
+//! under a tight limit beside them would measure the machine instead.
 
 use crate::common;
 
 use common::transcript::{Engine, replay_with_args};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 const ARGS: &[&str] = &["gomocup"];
-
-/// One test of this file at a time.
-fn serial() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    // A failed test poisons the lock; the others should still run.
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// The runner itself: a forced move that differs from the expected one fails the replay.
 #[test]
 #[should_panic(expected = "expected\n  7,4\ngot\n  7,3")]
 fn a_wrong_move_fails_the_replay() {
-    let _turn = serial();
     replay_with_args(
         ARGS,
         "wrong move",
@@ -41,7 +32,6 @@ fn a_wrong_move_fails_the_replay() {
 #[test]
 #[should_panic(expected = "expected\n  *,*\ngot\n  OK")]
 fn a_move_pattern_does_not_match_ok() {
-    let _turn = serial();
     replay_with_args(ARGS, "not a move", "> START 15\n< *,*\n> END\n");
 }
 
@@ -237,7 +227,7 @@ fn play_timed(
 
 #[test]
 fn answers_within_timeout_turn() {
-    let _turn = serial();
+    let _turn = common::timing::exclusive();
     let mut e = game(&["INFO timeout_turn 200", "INFO timeout_match 0"]);
     let times = play_timed(&mut e, (15, 15), 24, 1, &|| None);
     let slowest = times.iter().max().copied().unwrap_or_default();
@@ -259,7 +249,7 @@ fn answers_within_timeout_turn() {
 
 #[test]
 fn answers_within_a_small_time_left() {
-    let _turn = serial();
+    let _turn = common::timing::exclusive();
     // 30 s a move, but only 300 ms left of the game before every move.
     let mut e = game(&["INFO timeout_turn 30000", "INFO timeout_match 180000"]);
     let times = play_timed(&mut e, (15, 15), 12, 2, &|| {
@@ -289,7 +279,7 @@ fn answers_within_a_small_time_left() {
 
 #[test]
 fn a_game_limit_without_time_left_is_kept() {
-    let _turn = serial();
+    let _turn = common::timing::exclusive();
     // Only the game's limit: kinrow counts its own time.
     let mut e = game(&["INFO timeout_turn 30000", "INFO timeout_match 1500"]);
     let times = play_timed(&mut e, (15, 15), 16, 4, &|| None);
@@ -302,7 +292,6 @@ fn a_game_limit_without_time_left_is_kept() {
 
 #[test]
 fn every_reply_is_a_legal_move_in_whole_games() {
-    let _turn = serial();
     let mut e = Engine::start(ARGS);
     for (w, h) in [
         (15, 15),
@@ -327,7 +316,6 @@ fn every_reply_is_a_legal_move_in_whole_games() {
 
 #[test]
 fn garbage_never_kills_the_brain() {
-    let _turn = serial();
     let mut rng = StdRng::seed_from_u64(5);
     let words = [
         "START",
@@ -439,7 +427,6 @@ fn garbage_never_kills_the_brain() {
 
 #[test]
 fn info_problems_are_listed_up_to_twenty() {
-    let _turn = serial();
     let mut e = game(&["INFO timeout_turn 0"]);
     let mut script = String::new();
     for i in 0..100_000 {
@@ -472,7 +459,6 @@ fn info_problems_are_listed_up_to_twenty() {
 
 #[test]
 fn a_flood_during_a_search_is_bounded() {
-    let _turn = serial();
     let mut e = game(&["INFO timeout_turn 30000"]);
     e.send("BEGIN");
     // 10,000 lines may wait for the search; the rest are refused at once.
@@ -506,7 +492,6 @@ fn a_flood_during_a_search_is_bounded() {
 /// answered after the move.
 #[test]
 fn a_byte_flood_during_a_search_is_bounded() {
-    let _turn = serial();
     let mut e = game(&["INFO timeout_turn 30000"]);
     e.send("BEGIN");
     let line = format!("{}ABOUT", " ".repeat((4 << 20) - 100));
@@ -546,7 +531,6 @@ fn a_byte_flood_during_a_search_is_bounded() {
 /// finally comes gets one ERROR naming the first line too many.
 #[test]
 fn an_endless_board_block_is_bounded() {
-    let _turn = serial();
     let mut e = game(&["INFO timeout_turn 100"]);
     e.send("BOARD");
     let chunk = "10,10,1\n".repeat(10_000);
@@ -573,7 +557,6 @@ fn an_endless_board_block_is_bounded() {
 /// Ends a brain that is thinking, with `END` or by closing its input: it exits at once,
 /// and writes nothing more (not even the move, nor the reply to a line queued behind it).
 fn ends_a_search(end: bool) {
-    let _turn = serial();
     let mut e = game(&["INFO timeout_turn 30000"]);
     e.send("BEGIN");
     e.send("ABOUT");
@@ -600,7 +583,6 @@ fn end_of_input_during_a_search_exits_at_once() {
 
 #[test]
 fn yxstop_cuts_a_search_short() {
-    let _turn = serial();
     let mut e = game(&["INFO timeout_turn 30000"]);
     let mut board = Board::new(15, 15);
     board.cells[7 * 15 + 7] = 2;
@@ -618,7 +600,6 @@ fn yxstop_cuts_a_search_short() {
 
 #[test]
 fn lines_sent_during_a_search_are_answered_after_the_move() {
-    let _turn = serial();
     let mut e = game(&["INFO timeout_turn 300"]);
     e.send("BEGIN");
     e.send("ABOUT");
@@ -638,7 +619,6 @@ fn lines_sent_during_a_search_are_answered_after_the_move() {
 #[cfg(unix)]
 #[test]
 fn a_link_named_pbrain_is_a_gomocup_brain() {
-    let _turn = serial();
     let dir = std::env::temp_dir().join(format!("kinrow-pbrain-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary folder");
     let link = dir.join("pbrain-kinrow");

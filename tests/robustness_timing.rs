@@ -556,6 +556,7 @@ fn sigterm_ends_the_engine_at_once() {
 /// and still answers within its clock.
 #[test]
 fn extreme_clocks_answer_within_the_clock() {
+    let _turn = common::timing::exclusive();
     let mut e = Proc::start();
     e.send("newgame 15 15 5");
     e.send("position startpos moves h8 h9");

@@ -6,6 +6,9 @@
 //! Run a part by its module: `cargo test --test suite cutechess::`, or one test by its name.
 //! The fixture runners (`protocol`, `solve`, `tactics`, `transcripts`) are binaries of their
 //! own (libtest-mimic, one test per case).
+//!
+//! Tests that measure replies against tight limits take turns through
+//! [`common::timing::exclusive`]; see there.
 
 mod common;
 

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod oracle;
 pub mod referee;
 pub mod serve;
+pub mod timing;
 pub mod transcript;
 
 use kinrow::eval::EvalKind;
