@@ -1,4 +1,4 @@
-//! The protocol library against data, one test per case:
+//! The protocol library against data, one test per case (named `protocol::` and then):
 //!
 //! - `valid.txt:<line>` and `invalid.txt:<line>`: the command parser's known answers, from
 //!   fixtures/protocol/ (each file's header describes its notation); valid lines must also
@@ -14,7 +14,7 @@
 //!   (`id`, `option`, `uciok`, `readyok`, `info`, `bestmove`), generated, reads back with
 //!   `parse_reply` as what was written.
 
-mod common;
+use crate::common;
 #[path = "protocol/generate.rs"]
 mod generate;
 #[path = "protocol/notation.rs"]
@@ -23,22 +23,28 @@ mod notation;
 use common::transcript::markdown_blocks;
 use generate::{random_command, random_reply};
 use kinrow::protocol::{Command, EngineInfo, EngineReply, Reply, parse_line, parse_reply};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use notation::{describe, describe_reply};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::path::Path;
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's tests.
+pub fn trials() -> Vec<Trial> {
     let mut trials = fixture_trials("valid.txt", valid_case);
     trials.extend(fixture_trials("invalid.txt", invalid_case));
     trials.extend(fixture_trials("replies-valid.txt", reply_valid_case));
     trials.extend(fixture_trials("replies-invalid.txt", reply_invalid_case));
     trials.extend(round_trip_trials());
-    trials.push(Trial::test("round_trip::generated", generated_round_trip));
-    trials.push(Trial::test("round_trip::replies", replies_round_trip));
-    libtest_mimic::run(&args, trials).exit();
+    trials.push(Trial::test(
+        "protocol::round_trip::generated",
+        generated_round_trip,
+    ));
+    trials.push(Trial::test(
+        "protocol::round_trip::replies",
+        replies_round_trip,
+    ));
+    trials
 }
 
 /// The repository's root.
@@ -56,7 +62,7 @@ fn fixture_trials(file: &str, check: fn(&str, &str) -> Result<(), String>) -> Ve
         if raw.trim().is_empty() || raw.starts_with('#') {
             continue;
         }
-        let name = format!("{file}:{}", index + 1);
+        let name = format!("protocol::{file}:{}", index + 1);
         let trial = match split_case(raw) {
             Ok((input, expected)) => {
                 let expected = expected.to_string();
@@ -202,7 +208,7 @@ fn round_trip_trials() -> Vec<Trial> {
     sources
         .into_iter()
         .map(|(name, text)| {
-            Trial::test(format!("round_trip::{name}"), move || {
+            Trial::test(format!("protocol::round_trip::{name}"), move || {
                 transcript_round_trip(&text)
             })
         })

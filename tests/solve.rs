@@ -2,11 +2,12 @@
 //! against the values the literature gives, one test per game; and samples of (5,5,5)
 //! middle-game positions checked against the independent oracle. A game the list does not
 //! expect kinrow to prove within solve's time limit, and the slow sample, are `--ignored`.
+//! Their names begin with `solve::`.
 
-mod common;
+use crate::common;
 
 use common::oracle::Oracle;
-use common::{check_with_oracle, random_position, run_trials};
+use common::{check_with_oracle, random_position};
 use kinrow::bench::{SOLVE_TIME_LIMIT, solve_game};
 use kinrow::fixture::{Expected, SolveGame, Verdict, solve_list};
 use kinrow::rules::{Geometry, Tables};
@@ -22,14 +23,15 @@ use std::time::Duration;
 /// `solve`, so that a slow machine does not fail it (the games take well under a second).
 const PROVEN_LIMIT: Duration = Duration::from_secs(600);
 
-fn main() {
+/// This file's tests.
+pub fn trials() -> Vec<Trial> {
     let mut trials: Vec<Trial> = solve_list().iter().map(game_trial).collect();
     // 150 middle-game positions late enough for the oracle to solve quickly, in two halves
     // that run side by side (the longest test of the suite otherwise). 300 took a minute of
     // the suite's CPU; the full range below is the larger sample.
     for (half, seed) in [(1, 555), (2, 556)] {
         trials.push(Trial::test(
-            format!("sample_of_5x5x5_middle_games_{half}_of_2"),
+            format!("solve::sample_of_5x5x5_middle_games_{half}_of_2"),
             move || {
                 sample_5x5x5(75, 12..=16, seed);
                 Ok(())
@@ -37,7 +39,7 @@ fn main() {
         ));
     }
     trials.push(Trial::test(
-        "the_list_agrees_with_the_oracle_on_boards_of_up_to_16_cells",
+        "solve::the_list_agrees_with_the_oracle_on_boards_of_up_to_16_cells",
         || {
             small_games_against_the_oracle();
             Ok(())
@@ -46,20 +48,20 @@ fn main() {
     // The full range: 300 positions of 10 to 16 stones. The oracle needs about five minutes
     // for the early ones.
     trials.push(
-        Trial::test("sample_of_5x5x5_positions_from_10_stones", || {
+        Trial::test("solve::sample_of_5x5x5_positions_from_10_stones", || {
             sample_5x5x5(300, 10..=16, 5510);
             Ok(())
         })
         .with_ignored_flag(true),
     );
-    run_trials(trials)
+    trials
 }
 
 /// A game the list expects to be proven must be proven with its known value. One that it
 /// does not is tried as `solve` tries it, within solve's limit (ignored by default: it takes
 /// the whole limit); it passes unless it proves a value other than the known one.
 fn game_trial(game: &SolveGame) -> Trial {
-    let name = format!("solve {} {}", game.geometry, game.known);
+    let name = format!("solve::{} {}", game.geometry, game.known);
     let ignored = game.expected == Expected::Unproven;
     let game = game.clone();
     let limit = match game.expected {

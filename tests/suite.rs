@@ -4,8 +4,8 @@
 //! after another; and there is one binary to link instead of some thirty.
 //!
 //! Run a part by its module: `cargo test --test suite cutechess::`, or one test by its name.
-//! The fixture runners (`protocol`, `solve`, `tactics`, `transcripts`) are binaries of their
-//! own (libtest-mimic, one test per case).
+//! The fixture runners (`protocol`, `solve`, `tactics`, `transcripts`) are the other binary,
+//! `fixtures` (libtest-mimic, one test per case).
 //!
 //! Tests that measure replies against tight limits take turns through
 //! [`common::timing::exclusive`]; see there.

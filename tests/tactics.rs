@@ -1,11 +1,12 @@
 //! Tactics as data: every line of fixtures/tactics.txt is a test. Each starts the real
 //! binary, sets the game up, searches the position to the line's fixed limit, and checks the
 //! best move and the score against the line's answer (see the file's header for the fields).
+//! The tests are named `tactics::` and the line's name.
 
-mod common;
+use crate::common;
 
+use common::read_repo_file;
 use common::transcript::Engine;
-use common::{read_repo_file, run_trials};
 use libtest_mimic::{Failed, Trial};
 
 const FIXTURE: &str = "fixtures/tactics.txt";
@@ -166,7 +167,8 @@ fn last_score(lines: &[String]) -> String {
         .unwrap_or_default()
 }
 
-fn main() {
+/// This file's tests.
+pub fn trials() -> Vec<Trial> {
     let text = read_repo_file(FIXTURE);
     let mut trials = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -174,8 +176,10 @@ fn main() {
             continue;
         }
         let case = Case::parse(line).unwrap_or_else(|e| panic!("{FIXTURE}:{}: {e}", i + 1));
-        trials.push(Trial::test(case.name.clone(), move || case.run()));
+        trials.push(Trial::test(format!("tactics::{}", case.name), move || {
+            case.run()
+        }));
     }
     assert!(trials.len() >= 12, "{FIXTURE} holds every tactic");
-    run_trials(trials)
+    trials
 }

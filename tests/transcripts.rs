@@ -1,12 +1,13 @@
 //! Golden transcripts, one test each, replayed line for line against the real binary: every
 //! file under fixtures/transcripts/ (the UCI-style engine) and fixtures/gomocup/ (`kinrow
 //! gomocup`), and every ```transcript and ```gomocup block of protocol.md. The files are found
-//! when the tests run: a new fixture is a new test.
+//! when the tests run: a new fixture is a new test. The tests are named `transcripts::` and
+//! the file (or protocol.md's line).
 
-mod common;
+use crate::common;
 
 use common::transcript::{markdown_blocks_tagged, replay_with_args};
-use common::{read_repo_file, repo_path, run_trials};
+use common::{read_repo_file, repo_path};
 use libtest_mimic::Trial;
 
 /// A kind of transcript: where its fixtures live, its fence in protocol.md, the binary's
@@ -38,7 +39,7 @@ const KINDS: &[Kind] = &[
 
 /// A test that replays `text` against the binary started with `args`.
 fn replay_trial(name: String, args: &'static [&'static str], text: String) -> Trial {
-    Trial::test(name.clone(), move || {
+    Trial::test(format!("transcripts::{name}"), move || {
         replay_with_args(args, &name, &text);
         Ok(())
     })
@@ -56,7 +57,8 @@ fn fixture_files(dir: &str) -> Vec<std::path::PathBuf> {
     files
 }
 
-fn main() {
+/// This file's tests.
+pub fn trials() -> Vec<Trial> {
     let protocol = read_repo_file("protocol.md");
     let mut trials = Vec::new();
     let mut counts = Vec::new();
@@ -78,18 +80,21 @@ fn main() {
             trials.push(replay_trial(name, kind.args, block));
         }
     }
-    trials.push(Trial::test("every transcript is found", move || {
-        for (kind, files, blocks) in &counts {
-            if *files < kind.min_files || *blocks < kind.min_blocks {
-                return Err(format!(
-                    "{} has {files} transcripts (at least {} expected), protocol.md {blocks} \
+    trials.push(Trial::test(
+        "transcripts::every transcript is found",
+        move || {
+            for (kind, files, blocks) in &counts {
+                if *files < kind.min_files || *blocks < kind.min_blocks {
+                    return Err(format!(
+                        "{} has {files} transcripts (at least {} expected), protocol.md {blocks} \
                      ```{} blocks (at least {})",
-                    kind.dir, kind.min_files, kind.fence, kind.min_blocks
-                )
-                .into());
+                        kind.dir, kind.min_files, kind.fence, kind.min_blocks
+                    )
+                    .into());
+                }
             }
-        }
-        Ok(())
-    }));
-    run_trials(trials)
+            Ok(())
+        },
+    ));
+    trials
 }
