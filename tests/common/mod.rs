@@ -115,9 +115,17 @@ pub fn check_with_oracle(
 }
 
 /// Runs `trials` as the test binary's tests (for `harness = false` binaries, whose tests are
-/// made from fixtures at run time), with the usual command-line filters and flags.
+/// made from fixtures at run time), with the usual command-line filters and flags. The number
+/// of tests run at once comes from `--test-threads` or else `RUST_TEST_THREADS`, as libtest
+/// takes it (libtest-mimic itself reads only the flag).
 pub fn run_trials(trials: Vec<libtest_mimic::Trial>) -> ! {
-    let args = libtest_mimic::Arguments::from_args();
+    let mut args = libtest_mimic::Arguments::from_args();
+    if args.test_threads.is_none() {
+        args.test_threads = std::env::var("RUST_TEST_THREADS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .filter(|&n| n > 0);
+    }
     libtest_mimic::run(&args, trials).exit()
 }
 
