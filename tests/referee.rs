@@ -491,7 +491,7 @@ fn ctrl_c_in_a_terminal_reaches_the_whole_group_and_still_reaps() {
 /// The figures of `results/referee-2026-11-23/README.md`: 1,000 games of tic-tac-toe at
 /// depth 9 between two engine processes, two at a time (all draws), and 1,000 games
 /// against the random player on 5x5 (never lost). Run with
-/// `cargo test --release --test referee -- --ignored --nocapture`.
+/// `cargo test --release --test suite referee:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "a minute of matches; run by hand for the README's figures"]
 fn thousand_game_matches() {

@@ -662,7 +662,7 @@ fn random_command_sequences_agree_with_the_model() {
 }
 
 /// The soak: ten runs of 1,000,000 commands with other seeds (a few minutes;
-/// `cargo test --test robustness_model -- --ignored --nocapture`).
+/// `cargo test --test suite robustness_model:: -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn soak_ten_million_commands() {
