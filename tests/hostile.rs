@@ -20,22 +20,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// The server under test, with this file's requests. (A wrapper, not methods on the shared
-/// type: the suite's modules are one crate, where two `impl`s of a `start` would collide.)
-struct Server(Launched);
+/// The server under test, with this file's requests.
+type Server = Launched<Hostile>;
 
-impl std::ops::Deref for Server {
-    type Target = Launched;
-    fn deref(&self) -> &Launched {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Server {
-    fn deref_mut(&mut self) -> &mut Launched {
-        &mut self.0
-    }
-}
+/// Marks the servers of this file, whose methods are its requests.
+enum Hostile {}
 
 /// How soon a plain request must be answered, whatever else is going on.
 const ANSWER: Duration = Duration::from_secs(1);
@@ -47,7 +36,7 @@ const MEMORY_BOUND_KB: u64 = 64 * 1024;
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        Server(Launched::launch(args, "http://"))
+        Server::launch(args, "http://")
     }
 
     fn port(&self) -> &str {

@@ -11,26 +11,15 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-/// The server under test, with this file's requests. (A wrapper, not methods on the shared
-/// type: the suite's modules are one crate, where two `impl`s of a `start` would collide.)
-struct Server(Launched);
+/// The server under test, with this file's requests.
+type Server = Launched<Api>;
 
-impl std::ops::Deref for Server {
-    type Target = Launched;
-    fn deref(&self) -> &Launched {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Server {
-    fn deref_mut(&mut self) -> &mut Launched {
-        &mut self.0
-    }
-}
+/// Marks the servers of this file, whose methods are its requests.
+enum Api {}
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        Server(Launched::launch(args, "http://127.0.0.1:"))
+        Server::launch(args, "http://127.0.0.1:")
     }
 
     /// Opens the event stream of game `id`, its reply not yet read.

@@ -2,19 +2,22 @@
 //! its address read from the first line it prints, stopped when dropped.
 
 use std::io::{BufRead, BufReader};
+use std::marker::PhantomData;
 use std::process::{Child, Command, Stdio};
 
-/// The server process and the address it listens on (each test file wraps it with its own
-/// requests).
-pub struct Launched {
+/// The server process and the address it listens on. Each test file adds its own requests as
+/// methods of `Launched<ItsMarker>`: the suite's files are modules of one crate, where two
+/// files' inherent methods of one type, `start` say, would collide.
+pub struct Launched<Requests> {
     pub child: Child,
     pub address: String,
+    requests: PhantomData<Requests>,
 }
 
-impl Launched {
+impl<Requests> Launched<Requests> {
     /// Starts `kinrow serve --port 0` with `args`; the address follows `url_prefix` (which
     /// begins with `http://`) in the first line printed.
-    pub fn launch(args: &[&str], url_prefix: &str) -> Launched {
+    pub fn launch(args: &[&str], url_prefix: &str) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
             .args(["serve", "--port", "0"])
             .args(args)
@@ -31,11 +34,12 @@ impl Launched {
         Launched {
             address: line[start..end].to_string(),
             child,
+            requests: PhantomData,
         }
     }
 }
 
-impl Drop for Launched {
+impl<Requests> Drop for Launched<Requests> {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
