@@ -322,12 +322,12 @@ impl Engine {
         let mut best_sound = false;
         for i in 0..list.len() {
             let c = next_best(list, i);
-            let tactical = self.is_tactical(b, c, at);
-            if self.skipped(b, c, i, at, tactical, best, alpha) {
+            let shield = self.shield(b, c, at);
+            if self.skipped(b, c, i, at, shield, best, alpha) {
                 continue;
             }
             let unsound_child = self.unsound;
-            let v = self.search_child(b, c, i, at, tactical, alpha, beta);
+            let v = self.search_child(b, c, i, at, shield, alpha, beta);
             if self.aborted {
                 return None;
             }
@@ -349,14 +349,20 @@ impl Engine {
         Some((best, best_move, best_sound))
     }
 
-    /// Whether `c` makes or takes a threat of the tactical classes, or is the table's move
-    /// or a killer: such moves are never pruned or reduced.
-    fn is_tactical(&self, b: &Board, c: Cell, at: At) -> bool {
+    /// How far `c` is shielded from pruning and reductions: by the threat classes it makes
+    /// or takes, or as the table's move or a killer (shielded from both).
+    fn shield(&self, b: &Board, c: Cell, at: At) -> Shield {
         let us = b.side();
-        b.threat(c, us) as i32 >= self.params.tactical_attack
-            || b.threat(c, us ^ 1) as i32 >= self.params.tactical_defence
-            || Some(c) == at.tt_move
-            || self.killers[at.ply].contains(&Some(c))
+        let p = &self.params;
+        let (attack, defence) = (b.threat(c, us) as i32, b.threat(c, us ^ 1) as i32);
+        let known = Some(c) == at.tt_move || self.killers[at.ply].contains(&Some(c));
+        if known || attack >= p.reduce_attack || defence >= p.reduce_defence {
+            Shield::Full
+        } else if attack >= p.tactical_attack || defence >= p.tactical_defence {
+            Shield::FromPruning
+        } else {
+            Shield::None
+        }
     }
 
     /// Whether the `i`th move `c` is left out off the principal variation: late quiet moves,
@@ -370,11 +376,11 @@ impl Engine {
         c: Cell,
         i: usize,
         at: At,
-        tactical: bool,
+        shield: Shield,
         best: i32,
         alpha: i32,
     ) -> bool {
-        if at.pv_node || tactical || best <= -MATE_BOUND {
+        if at.pv_node || shield != Shield::None || best <= -MATE_BOUND {
             return false;
         }
         let p = &self.params;
@@ -399,7 +405,7 @@ impl Engine {
         c: Cell,
         i: usize,
         at: At,
-        tactical: bool,
+        shield: Shield,
         alpha: i32,
         beta: i32,
     ) -> i32 {
@@ -411,7 +417,8 @@ impl Engine {
         } else {
             depth - 1
         };
-        let r = if i > 0 && depth >= p.lmr_min_depth && i >= p.lmr_min_move as usize && !tactical {
+        let reducible = shield != Shield::Full;
+        let r = if i > 0 && depth >= p.lmr_min_depth && i >= p.lmr_min_move as usize && reducible {
             reduction(p, depth, i, at.pv_node).min(new_depth - 1).max(0)
         } else {
             0
@@ -528,6 +535,17 @@ struct At {
     kind: Kind,
     /// The opponent's last move (none after a null move), for the counter-move.
     previous: Option<Cell>,
+}
+
+/// How far a move is kept from being left out or searched shallower.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shield {
+    /// Neither pruned nor reduced.
+    Full,
+    /// Not pruned, but may be reduced.
+    FromPruning,
+    /// Neither.
+    None,
 }
 
 /// What the table says of a node.

@@ -138,11 +138,16 @@ params! {
     /// The weakest threat class (1 open three, 2 double three, 3 four, 4 four-three, 5 open
     /// four) whose moves are extended.
     extend_threat: 1 in 1..=6 step 1;
-    /// The weakest threat class of the mover's whose moves are never reduced or pruned.
+    /// The weakest threat class of the mover's whose moves are never pruned.
     tactical_attack: 1 in 1..=6 step 1;
-    /// The weakest threat class of the opponent's whose cells, taken, are never reduced or
-    /// pruned.
+    /// The weakest threat class of the opponent's whose cells, taken, are never pruned.
     tactical_defence: 1 in 1..=6 step 1;
+    /// The weakest threat class of the mover's whose moves are never reduced nor pruned
+    /// (between it and `tactical_attack` a move is not pruned but may be reduced).
+    reduce_attack: 1 in 1..=6 step 1;
+    /// The weakest threat class of the opponent's whose cells, taken, are never reduced nor
+    /// pruned.
+    reduce_defence: 1 in 1..=6 step 1;
     /// The fours search at the horizon: attacks in a row.
     leaf_vcf_depth: 12 in 2..=40 step 2;
     /// The fours search at the horizon: nodes.
