@@ -359,3 +359,25 @@ fn the_check_of_the_chosen_move_replaces_one_the_opponent_wins_against() {
     let last = its.last().expect("an iteration");
     assert_eq!(last.pv.first(), Some(&checked));
 }
+
+/// Every parameter may be set anywhere in its range (each is a UCI option): at either end,
+/// one at a time, a short search still keeps its node limit, plays a legal move, and takes
+/// a win by fours that the root finds whatever the ordering and pruning.
+#[test]
+fn every_parameter_at_either_end_of_its_range_still_plays() {
+    let quiet = position("h8 i9 h9 h10 g8 g9 j9", false);
+    let won = position("e5 d5 f5 a1 g5 a3 h6 a5 h7 a7", false);
+    let h5 = won.geometry().square_named("h5").expect("h5");
+    for spec in Params::SPECS {
+        for value in [spec.min, spec.max] {
+            let mut params = Params::DEFAULT;
+            params.set(spec.name, value.into()).expect("in range");
+            let ((r, _), _) = run_with(&quiet, nodes(5_000), 1, 1, params);
+            let best = r.best.expect("a move");
+            assert!(quiet.empty().contains(best), "{} {value}", spec.name);
+            assert!(r.nodes <= 5_100, "{} {value}: {} nodes", spec.name, r.nodes);
+            let ((r, _), _) = run_with(&won, nodes(5_000), 1, 1, params);
+            assert_eq!(r.best, Some(h5), "{} {value}", spec.name);
+        }
+    }
+}
