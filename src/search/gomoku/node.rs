@@ -350,19 +350,13 @@ impl Engine {
     }
 
     /// How far `c` is shielded from pruning and reductions: by the threat classes it makes
-    /// or takes, or as the table's move or a killer (shielded from both).
+    /// or takes, or as the table's move or a killer (shielded from both). `reduce_*` only
+    /// narrows the shield of the classes that `tactical_*` keeps from pruning, so that
+    /// `tactical_*` alone still shields its classes from both.
     fn shield(&self, b: &Board, c: Cell, at: At) -> Shield {
         let us = b.side();
-        let p = &self.params;
-        let (attack, defence) = (b.threat(c, us) as i32, b.threat(c, us ^ 1) as i32);
         let known = Some(c) == at.tt_move || self.killers[at.ply].contains(&Some(c));
-        if known || attack >= p.reduce_attack || defence >= p.reduce_defence {
-            Shield::Full
-        } else if attack >= p.tactical_attack || defence >= p.tactical_defence {
-            Shield::FromPruning
-        } else {
-            Shield::None
-        }
+        shield_of(&self.params, b.threat(c, us), b.threat(c, us ^ 1), known)
     }
 
     /// Whether the `i`th move `c` is left out off the principal variation: late quiet moves,
@@ -380,7 +374,7 @@ impl Engine {
         best: i32,
         alpha: i32,
     ) -> bool {
-        if at.pv_node || shield != Shield::None || best <= -MATE_BOUND {
+        if at.pv_node || shield != Shield::Unshielded || best <= -MATE_BOUND {
             return false;
         }
         let p = &self.params;
@@ -484,6 +478,21 @@ impl Engine {
     }
 }
 
+/// The shield of a move that makes `attack` and takes `defence` (the threat classes), or
+/// that the node knows as the table's move or a killer (`known`).
+fn shield_of(p: &Params, attack: Threat, defence: Threat, known: bool) -> Shield {
+    let (attack, defence) = (attack as i32, defence as i32);
+    let full_attack = p.reduce_attack.max(p.tactical_attack);
+    let full_defence = p.reduce_defence.max(p.tactical_defence);
+    if known || attack >= full_attack || defence >= full_defence {
+        Shield::Full
+    } else if attack >= p.tactical_attack || defence >= p.tactical_defence {
+        Shield::FromPruning
+    } else {
+        Shield::Unshielded
+    }
+}
+
 /// Quiet moves tried at a non-PV node of `depth`: later ones are skipped (the list is
 /// ordered by threats, so what comes late rarely matters).
 pub(super) fn move_count(p: &Params, depth: i32, improving: bool) -> usize {
@@ -538,14 +547,14 @@ struct At {
 }
 
 /// How far a move is kept from being left out or searched shallower.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shield {
     /// Neither pruned nor reduced.
     Full,
     /// Not pruned, but may be reduced.
     FromPruning,
     /// Neither.
-    None,
+    Unshielded,
 }
 
 /// What the table says of a node.
@@ -554,4 +563,44 @@ enum Probe {
     Settled(i32),
     /// The stored best move, if any, to try first.
     Move(Option<Cell>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(settings: &[(&str, i64)]) -> Params {
+        let mut p = Params::DEFAULT;
+        for &(name, value) in settings {
+            p.set(name, value).expect("a parameter in range");
+        }
+        p
+    }
+
+    #[test]
+    fn the_shield_of_a_move_follows_both_pairs_of_thresholds() {
+        use Shield::{FromPruning, Full, Unshielded};
+        let three = |p: &Params| shield_of(p, Threat::Three, Threat::None, false);
+        let blocks_three = |p: &Params| shield_of(p, Threat::None, Threat::Three, false);
+        let four = |p: &Params| shield_of(p, Threat::Four, Threat::None, false);
+        let quiet = |p: &Params, known| shield_of(p, Threat::None, Threat::None, known);
+
+        let p = Params::DEFAULT;
+        assert_eq!((three(&p), blocks_three(&p), four(&p)), (Full, Full, Full));
+        assert_eq!((quiet(&p, false), quiet(&p, true)), (Unshielded, Full));
+        // `tactical_*` alone keeps its meaning: the classes below it lose both shields.
+        let p = with(&[("tactical_attack", 3), ("tactical_defence", 3)]);
+        assert_eq!(
+            (three(&p), blocks_three(&p), four(&p)),
+            (Unshielded, Unshielded, Full)
+        );
+        // `reduce_*` above `tactical_*` lets the classes between be reduced, not pruned.
+        let p = with(&[("reduce_attack", 3), ("reduce_defence", 3)]);
+        assert_eq!(
+            (three(&p), blocks_three(&p), four(&p)),
+            (FromPruning, FromPruning, Full)
+        );
+        let p = with(&[("reduce_attack", 3)]);
+        assert_eq!((three(&p), blocks_three(&p)), (FromPruning, Full));
+    }
 }

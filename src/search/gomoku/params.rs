@@ -138,15 +138,17 @@ params! {
     /// The weakest threat class (1 open three, 2 double three, 3 four, 4 four-three, 5 open
     /// four) whose moves are extended.
     extend_threat: 1 in 1..=6 step 1;
-    /// The weakest threat class of the mover's whose moves are never pruned.
+    /// The weakest threat class of the mover's whose moves are never pruned (nor reduced,
+    /// unless `reduce_attack` is higher).
     tactical_attack: 1 in 1..=6 step 1;
-    /// The weakest threat class of the opponent's whose cells, taken, are never pruned.
+    /// The weakest threat class of the opponent's whose cells, taken, are never pruned (nor
+    /// reduced, unless `reduce_defence` is higher).
     tactical_defence: 1 in 1..=6 step 1;
-    /// The weakest threat class of the mover's whose moves are never reduced nor pruned
-    /// (between it and `tactical_attack` a move is not pruned but may be reduced).
+    /// The weakest threat class of the mover's whose moves are never reduced, where it is
+    /// above `tactical_attack` (between the two a move is not pruned but may be reduced).
     reduce_attack: 1 in 1..=6 step 1;
-    /// The weakest threat class of the opponent's whose cells, taken, are never reduced nor
-    /// pruned.
+    /// The weakest threat class of the opponent's whose cells, taken, are never reduced,
+    /// where it is above `tactical_defence`.
     reduce_defence: 1 in 1..=6 step 1;
     /// The fours search at the horizon: attacks in a row.
     leaf_vcf_depth: 12 in 2..=40 step 2;
