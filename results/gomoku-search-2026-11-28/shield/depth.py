@@ -1,7 +1,6 @@
 import subprocess,sys,re
 # Run from this folder: python3 depth.py KINROW NODES "name=value ..." (every opening of
 # probe-openings.txt, every 8th of the 83 balanced ones, searched to NODES; prints the depth reached).
-# usage: depth.py BIN NODES "opt=val ..." ; prints depth/seldepth reached per opening
 binp,nodes,opts=sys.argv[1],sys.argv[2],sys.argv[3] if len(sys.argv)>3 else ""
 ops=[l.split() for l in open('probe-openings.txt') if l.strip()]
 tot=0
