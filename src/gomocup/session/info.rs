@@ -112,8 +112,8 @@ impl<W: Write> Session<W> {
     /// (hundreds of ms for hundreds of MB on a loaded machine); a smaller one is made at once,
     /// so that memory stays within the limit.
     fn fit_table_soon(&mut self) {
-        let threads = budget::threads_within(self.max_memory, self.threads);
-        if budget::table_mb(self.max_memory, threads) > self.table_mb && self.game.is_some() {
+        let (threads, wanted) = self.table_wanted();
+        if wanted > self.table_mb && self.game.is_some() {
             self.search_threads = threads;
             self.table_due = true;
         } else {
@@ -121,13 +121,18 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// The threads `max_memory` leaves room for, and the table (MB) it allows them.
+    fn table_wanted(&self) -> (usize, usize) {
+        let threads = budget::threads_within(self.max_memory, self.threads);
+        (threads, budget::table_mb(self.max_memory, threads))
+    }
+
     /// Sizes the table for `max_memory` and the threads it leaves room for (between moves
     /// only).
     pub(super) fn fit_table(&mut self) {
         self.table_due = false;
-        let threads = budget::threads_within(self.max_memory, self.threads);
+        let (threads, wanted) = self.table_wanted();
         self.search_threads = threads;
-        let wanted = budget::table_mb(self.max_memory, threads);
         if wanted == self.table_mb {
             return;
         }
