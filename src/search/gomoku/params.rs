@@ -8,8 +8,9 @@
 //! iterations at 10,000 nodes a move against the earlier defaults, the second of which ends
 //! at these values): `results/tune/demo-30off/spsa-31/`, whose `spsa.log` and `state.jsonl`
 //! show every step; `verify_share`'s is the share the move-quality runs of
-//! `results/gomoku-search-2026-11-28/verify/` found best. `docs/gomoku-search.md` says what
-//! they were measured worth.
+//! `results/gomoku-search-2026-11-28/verify/` found best, and `quiet_plies`'s the value that
+//! scored best in the matches against Rapfi of `results/gomoku-search-2026-11-29/`.
+//! `docs/gomoku-search.md` says what they were measured worth.
 
 use thiserror::Error;
 
@@ -131,7 +132,7 @@ params! {
     /// Moves tried at a node that is not answering a threat: the best-ordered this many.
     max_width: 34 in 8..=80 step 3;
     /// Plies past the nominal depth in which answers to an open three are still searched.
-    quiet_plies: 5 in 0..=12 step 1;
+    quiet_plies: 2 in 0..=12 step 1;
     /// Moves that make an open three or better are searched a ply deeper while the ply is
     /// below this many times the iteration's depth.
     extend_factor: 2 in 1..=4 step 1;
