@@ -1,23 +1,56 @@
-"""Paired comparison of two c-gomoku-cli SGF files played on the same openings (each opening
-twice, colours swapped): per opening, the difference of the named engine's points; mean
-difference and its standard error over the openings both files finished."""
-import re, sys, math
-def scores(path, name):
-    text = open(path).read()
+#!/usr/bin/env python3
+"""Paired comparison of two c-gomoku-cli matches played on the same openings, each opening
+twice with the colours swapped (`-repeat`, one game at a time, so games 2k-1 and 2k share
+opening k):
+
+    python3 paired.py A.sgf NAME_A B.sgf NAME_B
+
+For every opening both matches finished, the difference of the named engines' points;
+prints both scores and the mean difference a game with its standard error over the openings.
+Reads the records with bench/strength/summary.py's parser."""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../bench/strength"))
+from summary import games_of, outcome  # noqa: E402
+
+POINTS = {"D": 0.5}
+
+
+def points_by_opening(path, name):
+    """Opening number -> the points `name` scored in each of its games."""
+    with open(path) as f:
+        games = games_of(f.read())
     out = {}
-    for g in re.split(r'\(;FF', text)[1:]:
-        pb = re.search(r'PB\[([^]]*)\]', g).group(1)
-        re_ = re.search(r'RE\[([^]]*)\]', g).group(1)
-        opening = tuple(re.findall(r';[BW]\[(\w\w)\]C\[opening move\]', g))
-        key = frozenset(opening)
-        colour = 'B' if pb == name else 'W'
-        pts = 0.5 if re_.startswith('0') or re_ == 'Draw' else (1.0 if re_.startswith(colour) else 0.0)
-        out.setdefault(key, []).append(pts)
+    for properties, _ in games:
+        won = outcome(properties.get("RE", ""))
+        if won is None or name not in (properties.get("PB"), properties.get("PW")):
+            continue
+        colour = "B" if properties.get("PB") == name else "W"
+        opening = (int(properties["GN"]) + 1) // 2
+        out.setdefault(opening, []).append(POINTS.get(won, 1.0 if won == colour else 0.0))
     return out
-a = scores(sys.argv[1], sys.argv[2]); b = scores(sys.argv[3], sys.argv[4])
-common = [k for k in a if k in b and len(a[k]) == 2 and len(b[k]) == 2]
-d = [sum(b[k]) - sum(a[k]) for k in common]
-n = len(d); m = sum(d) / n; sd = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1))
-sa = sum(sum(a[k]) for k in common); sb = sum(sum(b[k]) for k in common)
-print(f"{n} openings (both games in both files): A {sa}/{2*n} ({sa/(2*n):.1%}), B {sb}/{2*n} ({sb/(2*n):.1%}); "
-      f"B - A = {m/2:+.3f} a game, s.e. {sd/math.sqrt(n)/2:.3f}")
+
+
+def main(argv):
+    if len(argv) != 4:
+        sys.exit(__doc__)
+    a = points_by_opening(argv[0], argv[1])
+    b = points_by_opening(argv[2], argv[3])
+    common = [k for k in a if len(a[k]) == 2 and len(b.get(k, [])) == 2]
+    n = len(common)
+    if n < 2:
+        sys.exit("fewer than two openings finished in both matches")
+    d = [sum(b[k]) - sum(a[k]) for k in common]
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
+    sa = sum(sum(a[k]) for k in common)
+    sb = sum(sum(b[k]) for k in common)
+    print(f"{n} openings (both games in both files): A {sa}/{2 * n} ({sa / (2 * n):.1%}), "
+          f"B {sb}/{2 * n} ({sb / (2 * n):.1%}); B - A = {mean / 2:+.3f} a game, "
+          f"s.e. {sd / math.sqrt(n) / 2:.3f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
