@@ -132,7 +132,7 @@ params! {
     /// Moves tried at a node that is not answering a threat: the best-ordered this many.
     max_width: 34 in 8..=80 step 3;
     /// Plies past the nominal depth in which answers to an open three are still searched.
-    quiet_plies: 2 in 0..=12 step 1;
+    quiet_plies: 1 in 0..=12 step 1;
     /// Moves that make an open three or better are searched a ply deeper while the ply is
     /// below this many times the iteration's depth.
     extend_factor: 2 in 1..=4 step 1;
