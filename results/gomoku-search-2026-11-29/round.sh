@@ -1,0 +1,29 @@
+#!/bin/bash
+# round.sh NAME=WRAPPER ...: plays each candidate against Rapfi at max_depth 12, all at the
+# same time, into NAME-d12/ here; a match that finishes first keeps its core busy with a
+# scratch match (scratch-NAME/, not kept) until all are done, so that the others finish
+# under the same load. RAPFI and CLI name the Rapfi brain and c-gomoku-cli.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cd "$here"
+R="--rapfi ${RAPFI:?the Rapfi brain} --cli ${CLI:?c-gomoku-cli} --openings $repo/bench/strength/openings/balanced.txt --pairs 83 --depth 12"
+names=()
+for arg in "$@"; do
+  name=${arg%%=*}; wrapper=${arg#*=}; names+=("$name")
+  (
+    "$repo/bench/strength/vs-rapfi.sh" --kinrow "$wrapper" --kinrow-name "$name" $R --out "$name-d12" > "$name.log" 2>&1
+    rm -rf "scratch-$name"
+    exec setsid "$repo/bench/strength/vs-rapfi.sh" --kinrow "$wrapper" --kinrow-name "filler$name" $R --out "scratch-$name" > "scratch-$name.log" 2>&1
+  ) &
+done
+done_all() {
+  for n in "${names[@]}"; do
+    [ "$(grep -c 'RE\[' "$n-d12/games.sgf" 2>/dev/null)" -ge 166 ] || return 1
+  done
+}
+until done_all; do sleep 3; done
+sleep 5
+for n in "${names[@]}"; do pkill -f "name=filler$n"; done
+wait
+echo round done
