@@ -2,12 +2,14 @@
 # round.sh NAME=WRAPPER ...: plays each candidate against Rapfi at max_depth 12, all at the
 # same time, into NAME-d12/ here; a match that finishes first keeps its core busy with a
 # scratch match (scratch-NAME/, not kept) until all are done, so that the others finish
-# under the same load. RAPFI and CLI name the Rapfi brain and c-gomoku-cli.
+# under the same load. RAPFI and CLI name the Rapfi brain and c-gomoku-cli; PAIRS is the
+# number of balanced openings, each played with both colours (default 83, all of them).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cd "$here"
-R="--rapfi ${RAPFI:?the Rapfi brain} --cli ${CLI:?c-gomoku-cli} --openings $repo/bench/strength/openings/balanced.txt --pairs 83 --depth 12"
+pairs=${PAIRS:-83}
+R="--rapfi ${RAPFI:?the Rapfi brain} --cli ${CLI:?c-gomoku-cli} --openings $repo/bench/strength/openings/balanced.txt --pairs $pairs --depth 12"
 names=()
 for arg in "$@"; do
   name=${arg%%=*}; wrapper=${arg#*=}; names+=("$name")
@@ -19,7 +21,7 @@ for arg in "$@"; do
 done
 done_all() {
   for n in "${names[@]}"; do
-    [ "$(grep -c 'RE\[' "$n-d12/games.sgf" 2>/dev/null)" -ge 166 ] || return 1
+    [ "$(grep -c 'RE\[' "$n-d12/games.sgf" 2>/dev/null)" -ge $((2 * pairs)) ] || return 1
   done
 }
 until done_all; do sleep 3; done
