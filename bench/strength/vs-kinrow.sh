@@ -72,8 +72,9 @@ for program in "$new" "$old"; do
         die "'$program' is not an executable file"
     fi
 done
-new="$(realpath "$new")"
-old="$(realpath "$old")"
+# Links are kept (-s): a wrapper behind a link may read its own name.
+new="$(realpath -s "$new")"
+old="$(realpath -s "$old")"
 if ! is_count "$board" || [ "$board" -lt 5 ] || [ "$board" -gt 26 ]; then
     die "--board must be from 5 to 26"
 fi

@@ -88,8 +88,9 @@ else
     command -v "$cli" >/dev/null || die "'$cli' is not on PATH (give --cli PATH)"
 fi
 # c-gomoku-cli splits an engine's command at spaces and runs it from the program's folder.
-kinrow="$(realpath "$kinrow")"
-rapfi="$(realpath "$rapfi")"
+# Links are kept (-s): a wrapper behind a link may read its own name.
+kinrow="$(realpath -s "$kinrow")"
+rapfi="$(realpath -s "$rapfi")"
 for program in "$kinrow" "$rapfi"; do
     [[ "$program" != *" "* ]] || die "'$program': c-gomoku-cli cannot run a path with a space"
 done
