@@ -494,6 +494,30 @@ impl Board {
         None
     }
 
+    /// The threat class `player` would have on the empty cell `f` once the side to move has
+    /// put a stone on the empty cell `c` as well (`None` if `c` is `f`), read from the
+    /// line through both without making the move: only that line's pattern of `f` changes.
+    pub fn threat_after(&self, f: Cell, player: usize, c: Cell) -> Threat {
+        if c == f {
+            return Threat::None;
+        }
+        let state = &self.state[f];
+        let Some(d) = (0..4).find(|&d| line_of(f, d).0 == line_of(c, d).0) else {
+            return state.threat[player];
+        };
+        let (line, place_f) = line_of(f, d);
+        let place_c = line_of(c, d).1;
+        let reach = self.table.reach();
+        if place_c.abs_diff(place_f) > reach {
+            return state.threat[player];
+        }
+        let word = self.lines[line] ^ ((self.side as u64 + 1) << (2 * place_c));
+        let new = Pattern::unpack(self.table.packed(key_at(word, place_f)), player);
+        let old = Pattern::unpack(state.lines[d], player);
+        let combo = i32::from(state.combo[player]) + (new as i32 - old as i32) * DIGIT[d];
+        self.terms.term(combo as usize).threat
+    }
+
     /// Puts a stone of the side to move on the empty cell `c`.
     pub fn make(&mut self, c: Cell) {
         let side = self.side;
@@ -758,6 +782,56 @@ mod tests {
                 assert_eq!(board.counts, empty.counts);
                 assert_eq!(board.sums, empty.sums);
                 assert_eq!(board.waits, empty.waits);
+            }
+        }
+    }
+
+    /// The class a cell would have after a move, read without making it, is the class it
+    /// has once the move is made: every empty cell, every move, both players, in random
+    /// positions under each line rule.
+    #[test]
+    fn threat_after_a_move_is_the_threat_once_it_is_made() {
+        let mut rng = StdRng::seed_from_u64(11);
+        for (rule, exact) in [(LineRule::Freestyle, false), (LineRule::Exact, true)] {
+            let g = Geometry::new(15, 15, 5)
+                .expect("geometry")
+                .with_exact(exact);
+            let tables = Tables::new(g);
+            for _ in 0..40 {
+                let mut squares: Vec<Square> = (0..g.cells())
+                    .filter(|&sq| (3..12).contains(&g.file(sq)) && (3..12).contains(&g.rank(sq)))
+                    .collect();
+                squares.shuffle(&mut rng);
+                let mut pos = Position::new(tables.clone());
+                for &sq in &squares[..rng.random_range(4..24)] {
+                    if pos.winner().is_some() {
+                        break;
+                    }
+                    pos.make(sq);
+                }
+                let mut board = Board::new(&pos, rule);
+                let empties: Vec<Cell> = board
+                    .board_cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| board.is_empty(c))
+                    .collect();
+                for &c in &empties {
+                    let before: Vec<[Threat; 2]> = empties
+                        .iter()
+                        .map(|&f| [0, 1].map(|p| board.threat_after(f, p, c)))
+                        .collect();
+                    board.make(c);
+                    for (&f, want) in empties.iter().zip(&before) {
+                        let got = if f == c {
+                            [Threat::None; 2]
+                        } else {
+                            [0, 1].map(|p| board.threat(f, p))
+                        };
+                        assert_eq!(*want, got, "cell {f} after {c}");
+                    }
+                    board.unmake();
+                }
             }
         }
     }

@@ -9,7 +9,7 @@
 //!   is complete: no move left out can save the game.
 //! - otherwise, every empty cell within two steps of a stone (the centre on an empty board).
 
-use super::board::{Board, Cell, DIRS, STRIDE};
+use super::board::{Board, Cell, DIRS};
 use super::pattern::{HALF, Pattern, Threat};
 
 /// Which kind of list was generated.
@@ -53,7 +53,7 @@ impl Marks {
 }
 
 /// Appends the moves of a node (score 0) to `list`.
-pub fn generate(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) -> Kind {
+pub fn generate(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) -> Kind {
     let us = board.side();
     let them = us ^ 1;
     if board.has(them, Threat::OpenFour) {
@@ -90,7 +90,7 @@ pub fn generate(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)
 /// line along which `f` makes a four, within four steps of `f` (a five through `f` lies
 /// within four steps of it; a stone of ours can only weaken the opponent's lines). So only
 /// the cells that are within reach of every such cell at once are tried.
-fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
+fn defences(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     let us = board.side();
     let them = us ^ 1;
     marks.next();
@@ -113,57 +113,29 @@ fn defences(board: &mut Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     } else {
         within_reach(board, &cells)
     };
-    // Under renju, the opponent's open-four cells, forbidden or not: a stone of ours makes
+    // The opponent's open-four cells, under renju forbidden or not: a stone of ours makes
     // no new one (it only weakens the opponent's lines), so they are the only cells to look
-    // at after a move of ours that breaks none of their fours.
-    let threats: Option<Vec<Cell>> = board.restricted(them).then(|| {
-        let cells = board.board_cells().iter().copied();
-        cells
-            .filter(|&f| board.is_empty(f) && board.threat(f, them) == Threat::OpenFour)
-            .collect()
-    });
+    // at after a move of ours, each on the one line through it and our stone.
+    let threats: Vec<Cell> = board
+        .board_cells()
+        .iter()
+        .copied()
+        .filter(|&f| board.is_empty(f) && board.threat(f, them) == Threat::OpenFour)
+        .collect();
     for c in candidates {
         if !board.allowed(c, us) || !marks.mark(c) {
             continue;
         }
-        let holds = match &threats {
-            // Off the lines along which those cells make their fours, our stone leaves them
-            // open fours (their other lines count for no five point): only whether the
-            // opponent may play them can change.
-            Some(threats) if !threats.iter().any(|&f| on_four_line(board, f, c)) => {
-                threats.iter().all(|&f| !board.allowed_after(f, them, c))
-            }
-            _ => {
-                board.make(c);
-                let holds = !board.has(them, Threat::OpenFour);
-                board.unmake();
-                holds
-            }
-        };
+        // Under renju a cell black may not play is no threat, and a stone of ours anywhere
+        // can lift a ban or make one.
+        let holds = threats.iter().all(|&f| {
+            board.threat_after(f, them, c) != Threat::OpenFour
+                || (board.restricted(them) && !board.allowed_after(f, them, c))
+        });
         if holds {
             list.push((0, c));
         }
     }
-}
-
-/// Whether a stone on `c` changes a pattern of four or better of the waiting player's on the
-/// empty cell `f`: `c` is `f`, or lies on a line along which `f` makes a four, within the
-/// [`HALF`] steps the patterns read.
-fn on_four_line(board: &Board, f: Cell, c: Cell) -> bool {
-    let (df, dr) = (
-        (c % STRIDE) as isize - (f % STRIDE) as isize,
-        (c / STRIDE) as isize - (f / STRIDE) as isize,
-    );
-    let direction = match (df, dr) {
-        (0, 0) => return true,
-        (_, 0) => 0,
-        (0, _) => 1,
-        _ if df == dr => 2,
-        _ if df == -dr => 3,
-        _ => return false,
-    };
-    let them = board.side() ^ 1;
-    df.abs().max(dr.abs()) <= HALF as isize && board.pattern(f, them, direction) >= Pattern::Four
 }
 
 /// The empty cells within reach of every open-four cell of the opponent's (see
@@ -259,7 +231,7 @@ pub fn generate_near(board: &Board, list: &mut Vec<(i32, Cell)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Position, Square, Tables};
+    use crate::rules::{Geometry, Position, Rule, Square, Tables};
     use crate::search::gomoku::{centre_position, renju_tables};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
@@ -280,7 +252,7 @@ mod tests {
         }
         let mut list = Vec::new();
         let mut marks = Marks::new();
-        assert_eq!(generate(&mut board, &mut marks, &mut list), Kind::Complete);
+        assert_eq!(generate(&board, &mut marks, &mut list), Kind::Complete);
         let mut got: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
         got.sort_unstable();
         let mut want = Vec::new();
@@ -306,14 +278,20 @@ mod tests {
     /// empty cell of random positions.
     #[test]
     fn answers_to_an_open_three_are_exactly_the_moves_that_hold() {
-        let mut rng = StdRng::seed_from_u64(3);
-        let tables = Tables::new(Geometry::new(15, 15, 5).expect("15x15"));
-        let mut checked = 0;
-        for _ in 0..3000 {
-            let n = rng.random_range(6..20);
-            checked += usize::from(answers_are_exact(&centre_position(&tables, &mut rng, n)));
+        for rule in [Rule::Freestyle, Rule::Exact] {
+            let mut rng = StdRng::seed_from_u64(3);
+            let g = Geometry::new(15, 15, 5).and_then(|g| g.with_rule(rule));
+            let tables = Tables::new(g.expect("15x15"));
+            let mut checked = 0;
+            for _ in 0..3000 {
+                let n = rng.random_range(6..20);
+                checked += usize::from(answers_are_exact(&centre_position(&tables, &mut rng, n)));
+            }
+            assert!(
+                checked > 50,
+                "{rule:?}: only {checked} positions with an open three"
+            );
         }
-        assert!(checked > 50, "only {checked} positions with an open three");
     }
 
     /// The same under renju, for both sides: black's answers leave out its forbidden points,

@@ -297,9 +297,13 @@ impl Engine {
         self.score_moves(b, list, tt_move, counter, ply);
         let width = self.params.max_width as usize;
         if kind == Kind::Near && list.len() > width {
-            // The best-ordered moves only: gomoku is played where the threats are.
-            list.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+            // The best-ordered moves only: gomoku is played where the threats are. The list
+            // near the stones is in cell order, so ties keep it as a stable sort would.
+            debug_assert!(list.windows(2).all(|w| w[0].1 < w[1].1));
+            let key = |&(s, c): &(i32, Cell)| (std::cmp::Reverse(s), c);
+            list.select_nth_unstable_by_key(width, key);
             list.truncate(width);
+            list.sort_unstable_by_key(key);
         }
         Some(kind)
     }
