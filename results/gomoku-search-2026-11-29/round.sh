@@ -21,7 +21,8 @@ for arg in "$@"; do
 done
 done_all() {
   for n in "${names[@]}"; do
-    [ "$(grep -c 'RE\[' "$n-d12/games.sgf" 2>/dev/null)" -ge $((2 * pairs)) ] || return 1
+    # Before a match writes its first record there is no file: no games yet.
+    [ "$(cat "$n-d12/games.sgf" 2>/dev/null | grep -c 'RE\[')" -ge $((2 * pairs)) ] || return 1
   done
 }
 until done_all; do sleep 3; done
