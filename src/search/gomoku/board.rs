@@ -502,13 +502,14 @@ impl Board {
             return Threat::None;
         }
         let state = &self.state[f];
-        let Some(d) = (0..4).find(|&d| line_of(f, d).0 == line_of(c, d).0) else {
+        let shared = (0..4).find_map(|d| {
+            let ((line, place_f), (other, place_c)) = (line_of(f, d), line_of(c, d));
+            (line == other).then_some((d, line, place_f, place_c))
+        });
+        let Some((d, line, place_f, place_c)) = shared else {
             return state.threat[player];
         };
-        let (line, place_f) = line_of(f, d);
-        let place_c = line_of(c, d).1;
-        let reach = self.table.reach();
-        if place_c.abs_diff(place_f) > reach {
+        if place_c.abs_diff(place_f) > self.table.reach() {
             return state.threat[player];
         }
         let word = self.lines[line] ^ ((self.side as u64 + 1) << (2 * place_c));
@@ -793,6 +794,7 @@ mod tests {
     fn threat_after_a_move_is_the_threat_once_it_is_made() {
         let mut rng = StdRng::seed_from_u64(11);
         for (rule, exact) in [(LineRule::Freestyle, false), (LineRule::Exact, true)] {
+            // 15x15 with five in a row is a valid geometry by construction.
             let g = Geometry::new(15, 15, 5)
                 .expect("geometry")
                 .with_exact(exact);

@@ -104,24 +104,24 @@ fn defences(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
             list.push((0, c));
         }
     }
-    // Under renju the opponent is black, and a stone of ours anywhere can lift a ban on a
-    // cell whose three was not real (its four point forbidden), turning one of black's
-    // open-four cells into a double three, or a forbidden one into a real threat: the reach
-    // argument does not hold, so every empty cell is tried.
-    let candidates: Vec<Cell> = if board.restricted(them) {
-        cells.into_iter().filter(|&c| board.is_empty(c)).collect()
-    } else {
-        within_reach(board, &cells)
-    };
     // The opponent's open-four cells, under renju forbidden or not: a stone of ours makes
     // no new one (it only weakens the opponent's lines), so they are the only cells to look
     // at after a move of ours, each on the one line through it and our stone.
-    let threats: Vec<Cell> = board
-        .board_cells()
+    let threats: Vec<Cell> = cells
         .iter()
         .copied()
         .filter(|&f| board.is_empty(f) && board.threat(f, them) == Threat::OpenFour)
         .collect();
+    // Under renju the opponent is black, and a stone of ours anywhere can lift a ban on a
+    // cell whose three was not real (its four point forbidden), turning one of black's
+    // open-four cells into a double three, or a forbidden one into a real threat: the reach
+    // argument does not hold, so every empty cell is tried.
+    let restricted = board.restricted(them);
+    let candidates: Vec<Cell> = if restricted {
+        cells.into_iter().filter(|&c| board.is_empty(c)).collect()
+    } else {
+        within_reach(board, &threats)
+    };
     for c in candidates {
         if !board.allowed(c, us) || !marks.mark(c) {
             continue;
@@ -130,7 +130,7 @@ fn defences(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
         // can lift a ban or make one.
         let holds = threats.iter().all(|&f| {
             board.threat_after(f, them, c) != Threat::OpenFour
-                || (board.restricted(them) && !board.allowed_after(f, them, c))
+                || (restricted && !board.allowed_after(f, them, c))
         });
         if holds {
             list.push((0, c));
@@ -138,22 +138,14 @@ fn defences(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     }
 }
 
-/// The empty cells within reach of every open-four cell of the opponent's (see
-/// [`defences`]): on such a cell, or on a line along which it makes a four, within four
-/// steps of it.
-fn within_reach(board: &Board, cells: &[Cell]) -> Vec<Cell> {
+/// The empty cells within reach of every one of the opponent's open-four cells `threats`
+/// (outside renju, all of them its to play; see [`defences`]): on such a cell, or on a line
+/// along which it makes a four, within four steps of it.
+fn within_reach(board: &Board, threats: &[Cell]) -> Vec<Cell> {
     let them = board.side() ^ 1;
     // Each candidate with the number of the opponent's cells it reaches.
     let mut reach: Vec<(Cell, u32)> = Vec::new();
-    let mut threats = 0;
-    for &c in cells {
-        if !board.is_empty(c)
-            || board.threat(c, them) != Threat::OpenFour
-            || !board.allowed(c, them)
-        {
-            continue;
-        }
-        threats += 1;
+    for &c in threats {
         let mut near: Vec<Cell> = vec![c];
         for (d, &step) in DIRS.iter().enumerate() {
             if board.pattern(c, them, d) < Pattern::Four {
@@ -180,7 +172,7 @@ fn within_reach(board: &Board, cells: &[Cell]) -> Vec<Cell> {
     }
     reach
         .into_iter()
-        .filter(|&(_, k)| k >= threats)
+        .filter(|&(_, k)| k as usize >= threats.len())
         .map(|(c, _)| c)
         .collect()
 }
@@ -280,6 +272,7 @@ mod tests {
     fn answers_to_an_open_three_are_exactly_the_moves_that_hold() {
         for rule in [Rule::Freestyle, Rule::Exact] {
             let mut rng = StdRng::seed_from_u64(3);
+            // 15x15 with five in a row is valid under every rule, renju included.
             let g = Geometry::new(15, 15, 5).and_then(|g| g.with_rule(rule));
             let tables = Tables::new(g.expect("15x15"));
             let mut checked = 0;
