@@ -94,8 +94,8 @@ fn defences(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     let us = board.side();
     let them = us ^ 1;
     marks.next();
-    let cells: Vec<Cell> = board.board_cells().to_vec();
-    for &c in &cells {
+    let cells = board.board_cells();
+    for &c in cells {
         if board.is_empty(c)
             && board.threat(c, us) >= Threat::Four
             && board.allowed(c, us)
@@ -118,7 +118,11 @@ fn defences(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     // argument does not hold, so every empty cell is tried.
     let restricted = board.restricted(them);
     let candidates: Vec<Cell> = if restricted {
-        cells.into_iter().filter(|&c| board.is_empty(c)).collect()
+        cells
+            .iter()
+            .copied()
+            .filter(|&c| board.is_empty(c))
+            .collect()
     } else {
         within_reach(board, &threats)
     };
