@@ -79,8 +79,8 @@ pub struct Session<W: Write> {
     engine: Engine,
     /// The table's size in MB.
     table_mb: usize,
-    /// An `INFO` allows a larger table than `table_mb`: it is made after the next move is
-    /// sent (see [`Session::fit_table_soon`]).
+    /// An `INFO` allows a larger table than `table_mb`: it is made when the next game
+    /// starts (see [`Session::fit_table_soon`]).
     table_due: bool,
     /// Threads of the gomoku search asked for (`INFO thread_num`).
     threads: usize,
@@ -365,9 +365,6 @@ impl<W: Write> Session<W> {
         let answered = self.guard.take().is_some_and(|(g, _)| g.answered());
         if !answered {
             self.play_own(result.ok().and_then(|r| r.best), start);
-        }
-        if self.table_due {
-            self.fit_table();
         }
         self.run_pending()
     }

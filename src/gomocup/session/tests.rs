@@ -61,11 +61,11 @@ fn a_late_search_is_answered_by_the_brain_once() {
     );
 }
 
-/// `INFO max_memory` just before a move (as c-gomoku-cli sends it) does not make the larger
-/// table on that move's clock: the move is searched with the table there was, and the
-/// larger one is made once the move is sent. A smaller limit takes effect at once.
+/// `INFO max_memory` just before a move (as c-gomoku-cli sends it) makes no larger table
+/// on any move's clock: the game goes on with the table there was, and the larger one is
+/// made at the next `START` (or `RESTART`). A smaller limit takes effect at once.
 #[test]
-fn a_larger_table_is_made_after_the_move() {
+fn a_larger_table_waits_for_the_next_game() {
     let (tx, rx) = channel();
     let out = SharedBuffer::default();
     let mut s = Session::new(out.clone(), tx).expect("a table");
@@ -77,10 +77,17 @@ fn a_larger_table_is_made_after_the_move() {
     let wanted = budget::table_mb(367_001_600, 1);
     assert!(wanted > before, "{wanted} MB, {before} MB");
     assert_eq!(s.table_mb, before, "not on the next move's clock");
-    send(&mut s, "TURN 7,7");
-    finish_search(&mut s, &rx);
-    assert_eq!(moves(&out.lines()).len(), 1);
-    assert_eq!(s.table_mb, wanted, "made once the move was sent");
+    for turn in ["TURN 7,7", "TURN 0,0"] {
+        send(&mut s, turn);
+        finish_search(&mut s, &rx);
+        assert_eq!(
+            s.table_mb, before,
+            "not on the clock of the move after {turn}"
+        );
+    }
+    assert_eq!(moves(&out.lines()).len(), 2);
+    send(&mut s, "RESTART");
+    assert_eq!(s.table_mb, wanted, "made when the next game starts");
     send(&mut s, "INFO max_memory 50000000");
     assert_eq!(
         s.table_mb,
