@@ -119,7 +119,6 @@ impl<W: Write> Session<W> {
         let (threads, wanted) = self.table_wanted();
         if wanted > self.table_mb && self.game.is_some() {
             self.search_threads = threads;
-            self.table_due = true;
         } else {
             self.fit_table();
         }
@@ -134,7 +133,6 @@ impl<W: Write> Session<W> {
     /// Sizes the table for `max_memory` and the threads it leaves room for (between moves
     /// only).
     pub(super) fn fit_table(&mut self) {
-        self.table_due = false;
         let (threads, wanted) = self.table_wanted();
         self.search_threads = threads;
         if wanted == self.table_mb {

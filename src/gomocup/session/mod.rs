@@ -79,9 +79,6 @@ pub struct Session<W: Write> {
     engine: Engine,
     /// The table's size in MB.
     table_mb: usize,
-    /// An `INFO` allows a larger table than `table_mb`: it is made when the next game
-    /// starts (see [`Session::fit_table_soon`]).
-    table_due: bool,
     /// Threads of the gomoku search asked for (`INFO thread_num`).
     threads: usize,
     /// Threads the searches use: those asked for that `max_memory` leaves room for.
@@ -130,7 +127,6 @@ impl<W: Write> Session<W> {
             events,
             engine: Engine::new(1)?,
             table_mb: 1,
-            table_due: false,
             threads: 1,
             search_threads: 1,
             game: None,
