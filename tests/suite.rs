@@ -29,6 +29,7 @@ mod play;
 mod play_cli;
 mod proof;
 mod referee;
+mod referee_brains;
 mod referee_faults;
 mod renju;
 mod robustness_bytes;

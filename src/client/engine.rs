@@ -11,6 +11,7 @@
 
 use super::cancel::Cancel;
 use super::queue::{Empty, QueueReceiver, line_queue};
+use super::spec::Protocol;
 use super::transcript::{Direction, Transcript};
 use crate::io::{Input, MAX_LINE_BYTES, read_line};
 use crate::protocol::{Command, EngineReply, parse_reply};
@@ -164,6 +165,7 @@ pub struct EngineProcess {
     group_ended: bool,
     /// Set once the engine has failed: nothing more is sent to it.
     failed: Option<Failure>,
+    protocol: Protocol,
     /// `id name`, if it said.
     pub id_name: Option<String>,
     /// The option names it listed.
@@ -172,8 +174,9 @@ pub struct EngineProcess {
 
 impl EngineProcess {
     /// Starts `command`, called `name` in log messages, and completes the `uci` handshake
-    /// within `timeout`. Protocol traffic and stderr are appended to `log` if given, and
-    /// logged at `trace` level.
+    /// within `timeout` if it speaks UCI (the Gomocup protocol has none: a brain's first
+    /// answer is to the `START` of a game). Protocol traffic and stderr are appended to `log`
+    /// if given, and logged at `trace` level.
     ///
     /// # Errors
     ///
@@ -181,6 +184,7 @@ impl EngineProcess {
     /// process is then already killed and reaped.
     pub fn start(
         command: &EngineCommand,
+        protocol: Protocol,
         name: &str,
         log: Option<&Path>,
         timeout: Duration,
@@ -278,9 +282,13 @@ impl EngineProcess {
             reaped: None,
             group_ended: false,
             failed: None,
+            protocol,
             id_name: None,
             option_names: Vec::new(),
         };
+        if protocol == Protocol::Gomocup {
+            return Ok(engine);
+        }
         match engine.handshake(timeout, cancel) {
             Ok(()) => Ok(engine),
             Err(failure) => {
@@ -355,14 +363,23 @@ impl EngineProcess {
     ///
     /// As [`EngineProcess::send`].
     pub fn send_all(&mut self, commands: &[Command]) -> Result<(), Failure> {
+        let lines: Vec<String> = commands.iter().map(Command::to_string).collect();
+        self.send_lines(&lines)
+    }
+
+    /// Writes lines as they are, with a single write (a Gomocup brain's commands).
+    ///
+    /// # Errors
+    ///
+    /// As [`EngineProcess::send`].
+    pub fn send_lines(&mut self, lines: &[String]) -> Result<(), Failure> {
         if let Some(failure) = &self.failed {
             return Err(failure.clone());
         }
         let mut text = String::new();
-        for command in commands {
-            let line = command.to_string();
-            self.transcript.line(Direction::Sent, &line);
-            text.push_str(&line);
+        for line in lines {
+            self.transcript.line(Direction::Sent, line);
+            text.push_str(line);
             text.push('\n');
         }
         let written = match self.stdin.as_mut() {
@@ -539,12 +556,15 @@ impl EngineProcess {
         }
     }
 
-    /// Asks the engine to quit and closes its input; kills it if it has not exited within
-    /// `grace`. Either way its process group is ended (a child it left behind goes with
-    /// it), and it is reaped.
+    /// Asks the engine to quit (`quit`, or a brain's `END`) and closes its input; kills it if it
+    /// has not exited within `grace`. Either way its process group is ended (a child it left
+    /// behind goes with it), and it is reaped.
     pub fn quit(mut self, grace: Duration) {
         if self.failed.is_none() {
-            let _ = self.send(Command::Quit);
+            let _ = match self.protocol {
+                Protocol::Uci => self.send(Command::Quit),
+                Protocol::Gomocup => self.send_lines(&["END".to_string()]),
+            };
         }
         self.stdin = None;
         let until = Instant::now() + grace;

@@ -40,6 +40,13 @@ pub enum Fault {
     /// The engine closed its output (or input) but kept running.
     #[error("disconnect (closed its output but kept running)")]
     Disconnect,
+    /// A Gomocup brain answered `ERROR` (or `UNKNOWN`) to the start of a game or to a
+    /// request for a move.
+    #[error("refused to play ('{reply}')")]
+    Refused {
+        /// Its answer, as an excerpt.
+        reply: String,
+    },
     /// No answer at all within the limit and the tolerance.
     #[error("stall (no {waiting_for} within {waited_ms} ms)")]
     Stall {
@@ -79,6 +86,7 @@ impl Fault {
             Fault::TimeForfeit { .. } => "time forfeit",
             Fault::Crash { .. } => "crash",
             Fault::Disconnect => "disconnect",
+            Fault::Refused { .. } => "refused",
             Fault::Stall { .. } => "stall",
         }
     }

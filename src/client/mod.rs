@@ -6,6 +6,7 @@
 //!   typed [`EngineSpec`];
 //! - [`limit`]: limits per move and clocks, and the `go` parameters they make;
 //! - [`cli`]: command-line values both front ends read (the board as `5x5k4`, counts);
+//! - [`brain`]: the Gomocup protocol's lines from the manager's side (`proto=gomocup`);
 //! - [`engine`]: a child process, its handshake, its lines with deadlines, kill and reap;
 //! - [`queue`]: the queue of an engine's lines, bounded in bytes;
 //! - [`transcript`]: every line exchanged with an engine, in its log file and at `trace`;
@@ -15,6 +16,7 @@
 //! - [`cancel`] and [`interrupt`]: calling off waits, and Ctrl-C as a flag so that every
 //!   child is reaped.
 
+pub mod brain;
 pub mod cancel;
 pub mod cli;
 pub mod ending;
@@ -35,4 +37,4 @@ pub use fault::{BadReply, Fault, Illegal, NoMove, play_reply};
 pub use limit::{Limit, TimeControl, TimeControlError};
 pub use random::random_move;
 pub use seat::{MoveReply, MoveRequest, Seat};
-pub use spec::{EngineSpec, PlayerKind, SpecError, SpecProblem};
+pub use spec::{EngineSpec, PlayerKind, Protocol, SpecError, SpecProblem};

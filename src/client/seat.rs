@@ -5,7 +5,7 @@ use super::cancel::Cancel;
 use super::engine::{EngineProcess, Failure, StartError};
 use super::fault::{BadReply, Fault, NoMove};
 use super::random::random_move;
-use super::spec::{EngineSpec, PlayerKind};
+use super::spec::{EngineSpec, PlayerKind, Protocol};
 use crate::protocol::game::square_text;
 use crate::protocol::{
     Command, EngineInfo, EngineReply, GoParams, PositionSpec, SquareText, parse_reply,
@@ -15,6 +15,8 @@ use crate::text::excerpt;
 use rand::rngs::StdRng;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+mod gomocup;
 
 /// The shortest wait for an engine's `uciok`, whatever `--timeout` says.
 pub const START_TIMEOUT_FLOOR: Duration = Duration::from_secs(5);
@@ -104,7 +106,12 @@ impl Seat {
     ///
     /// [`StartError`] if the engine cannot be started.
     pub fn start(&mut self, timeout: Duration, cancel: &Cancel) -> Result<(), StartError> {
-        let PlayerKind::Engine { command, options } = &self.spec.kind else {
+        let PlayerKind::Engine {
+            command,
+            options,
+            protocol,
+        } = &self.spec.kind
+        else {
             return Ok(());
         };
         self.engine = None;
@@ -117,9 +124,15 @@ impl Seat {
             name => name.to_string(),
         };
         let log = self.log.as_deref();
-        let mut engine = EngineProcess::start(command, &label, log, handshake, cancel)?;
+        let mut engine = EngineProcess::start(command, *protocol, &label, log, handshake, cancel)?;
         self.starts += 1;
-        for (name, value) in options {
+        // A brain's options are `INFO` lines, sent with each game's start.
+        let setoptions = if *protocol == Protocol::Uci {
+            options.as_slice()
+        } else {
+            &[]
+        };
+        for (name, value) in setoptions {
             if !engine
                 .option_names
                 .iter()
@@ -169,6 +182,14 @@ impl Seat {
         let Some(engine) = self.engine.as_mut() else {
             return Err(NoMove::Cancelled);
         };
+        if let PlayerKind::Engine {
+            options,
+            protocol: Protocol::Gomocup,
+            ..
+        } = &self.spec.kind
+        {
+            return gomocup::new_game(engine, geometry, options, timeout, cancel);
+        }
         let size = [geometry.columns(), geometry.rows(), geometry.k()].map(|n| n as u32);
         let mut commands = vec![Command::NewGame(Some(size.into()))];
         // The rule after the board: renju is refused on a board whose k is not 5.
@@ -228,6 +249,15 @@ impl Seat {
                 answered: Instant::now(),
             });
         };
+        if matches!(
+            self.spec.kind,
+            PlayerKind::Engine {
+                protocol: Protocol::Gomocup,
+                ..
+            }
+        ) {
+            return gomocup::think(engine, &request, cancel);
+        }
         // Synchronised as cutechess does: `isready` goes first, in the same write as
         // `position` and `go`, and every line before its `readyok` is dropped. An engine
         // answers commands in order, so whatever comes before that `readyok` belongs to
@@ -318,7 +348,7 @@ impl Seat {
 }
 
 /// The fault a failed wait amounts to; a stalled engine is killed here.
-fn failure_to_fault(
+pub(super) fn failure_to_fault(
     engine: &mut EngineProcess,
     failure: Failure,
     waiting_for: &'static str,

@@ -3,6 +3,7 @@
 
 use super::engine::EngineCommand;
 use super::limit::{Limit, TimeControl};
+use crate::rules::Geometry;
 use std::str::FromStr;
 
 /// What kind of player.
@@ -12,11 +13,24 @@ pub enum PlayerKind {
     Engine {
         /// Its command line.
         command: EngineCommand,
-        /// `setoption` name and value (`None` for a button), in the order given.
+        /// `setoption` name and value (`None` for a button), in the order given; to a
+        /// Gomocup brain, `INFO` key and value.
         options: Vec<(String, Option<String>)>,
+        /// How to talk to it.
+        protocol: Protocol,
     },
     /// The built-in uniformly random player.
     Random,
+}
+
+/// The protocol an engine speaks (`proto=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Protocol {
+    /// kinrow's UCI-style protocol (protocol.md): `uci`, `position`, `go`, `bestmove`.
+    #[default]
+    Uci,
+    /// The Gomocup protocol of gomoku brains (`START`, `BOARD`, `x,y`): five in a row only.
+    Gomocup,
 }
 
 /// One player as `--engine` describes it: an engine process or the random player, its name
@@ -64,6 +78,9 @@ pub enum SpecProblem {
     /// A `tc=` that is not `BASE+INC`.
     #[error("tc= needs BASE+INC in seconds (like 10+0.1), got '{0}'")]
     TimeControl(String),
+    /// A `proto=` that is neither `uci` nor `gomocup`.
+    #[error("proto= is uci or gomocup, not '{0}'")]
+    Protocol(String),
     /// `option.=...`: an option without a name.
     #[error("option. needs a name, as in option.Hash=16")]
     OptionWithoutName,
@@ -71,7 +88,7 @@ pub enum SpecProblem {
     #[error("unexpected '{0}' (expected `random` or key=value words starting with cmd=)")]
     Unexpected(String),
     /// `random` with words that only an engine takes.
-    #[error("the random player takes no cmd=, arg= or option. words")]
+    #[error("the random player takes no cmd=, arg=, proto= or option. words")]
     RandomWithEngineWords,
     /// Engine words without `cmd=`.
     #[error("no cmd= (or `random`)")]
@@ -119,6 +136,17 @@ impl EngineSpec {
         read_tokens(&tokens).map_err(error)
     }
 
+    /// Whether this player can play on `geometry`: a Gomocup brain plays five in a row only.
+    pub fn plays(&self, geometry: Geometry) -> bool {
+        !matches!(
+            self.kind,
+            PlayerKind::Engine {
+                protocol: Protocol::Gomocup,
+                ..
+            }
+        ) || geometry.k() == 5
+    }
+
     /// The name in reports when none was given: `random` for the random player.
     pub fn default_name(&self) -> Option<&str> {
         match (&self.name, &self.kind) {
@@ -136,6 +164,7 @@ fn read_tokens(tokens: &[String]) -> Result<EngineSpec, SpecProblem> {
     let mut options = Vec::new();
     let mut limit = Limit::default();
     let mut random = false;
+    let mut protocol = Protocol::Uci;
     let number = |key: &'static str, value: &str| -> Result<u64, SpecProblem> {
         value
             .parse::<u64>()
@@ -153,6 +182,9 @@ fn read_tokens(tokens: &[String]) -> Result<EngineSpec, SpecProblem> {
             Some(("cmd", value)) => program = Some(value.to_string()),
             Some(("arg", value)) => args.push(value.to_string()),
             Some(("name", value)) => name = Some(value.to_string()),
+            Some(("proto", "uci")) => protocol = Protocol::Uci,
+            Some(("proto", "gomocup")) => protocol = Protocol::Gomocup,
+            Some(("proto", value)) => return Err(SpecProblem::Protocol(value.into())),
             Some(("depth", value)) => {
                 let depth = number("depth", value)?;
                 limit.depth =
@@ -177,7 +209,8 @@ fn read_tokens(tokens: &[String]) -> Result<EngineSpec, SpecProblem> {
         }
     }
     let kind = if random {
-        if program.is_some() || !options.is_empty() || !args.is_empty() {
+        if program.is_some() || !options.is_empty() || !args.is_empty() || protocol != Protocol::Uci
+        {
             return Err(SpecProblem::RandomWithEngineWords);
         }
         PlayerKind::Random
@@ -186,6 +219,7 @@ fn read_tokens(tokens: &[String]) -> Result<EngineSpec, SpecProblem> {
         PlayerKind::Engine {
             command: EngineCommand { program, args },
             options,
+            protocol,
         }
     };
     Ok(EngineSpec { name, kind, limit })
@@ -264,6 +298,7 @@ mod tests {
                     ("Hash".into(), Some("16".into())),
                     ("Clear Hash".into(), None)
                 ],
+                protocol: Protocol::Uci,
             }
         );
         assert!(quoted.limit.is_empty());
@@ -329,10 +364,25 @@ mod tests {
         assert_eq!(
             EngineSpec::from_args(&["random", "option.Hash=1"]).map_err(|e| e.to_string()),
             Err(
-                "'random option.Hash=1': the random player takes no cmd=, arg= or option. \
-                 words"
+                "'random option.Hash=1': the random player takes no cmd=, arg=, proto= or \
+                 option. words"
                     .into()
             )
         );
+        assert_eq!(
+            problem("cmd=a proto=xboard"),
+            "'cmd=a proto=xboard': proto= is uci or gomocup, not 'xboard'"
+        );
+        assert!(EngineSpec::from_args(&["random", "proto=gomocup"]).is_err());
+        let brain: EngineSpec = "cmd=pbrain-x proto=gomocup option.max_depth=12"
+            .parse()
+            .unwrap();
+        assert!(matches!(
+            brain.kind,
+            PlayerKind::Engine {
+                protocol: Protocol::Gomocup,
+                ..
+            }
+        ));
     }
 }

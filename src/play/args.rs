@@ -1,7 +1,7 @@
 //! `kinrow play` arguments: the command line (clap) into a [`PlayConfig`].
 
 use crate::client::cli::{BoardArgs, Positive};
-use crate::client::{EngineCommand, EngineSpec, Limit, PlayerKind, SpecError};
+use crate::client::{EngineCommand, EngineSpec, Limit, PlayerKind, Protocol, SpecError};
 use crate::rules::Geometry;
 use clap::{CommandFactory, Parser, ValueEnum};
 use std::time::Duration;
@@ -190,6 +190,7 @@ impl PlayArgs {
             kind: PlayerKind::Engine {
                 command: default_engine,
                 options: Vec::new(),
+                protocol: Protocol::Uci,
             },
             limit,
         });
@@ -218,8 +219,19 @@ impl PlayArgs {
 pub fn parse(args: &[String], default_engine: EngineCommand) -> Result<PlayConfig, clap::Error> {
     let words = std::iter::once("kinrow play").chain(args.iter().map(String::as_str));
     let parsed = PlayArgs::try_parse_from(words)?;
-    if let Err(e) = parsed.board.geometry() {
-        return Err(PlayArgs::command().error(clap::error::ErrorKind::ValueValidation, e));
+    let geometry = match parsed.board.geometry() {
+        Ok(geometry) => geometry,
+        Err(e) => {
+            return Err(PlayArgs::command().error(clap::error::ErrorKind::ValueValidation, e));
+        }
+    };
+    if parsed.engine.as_ref().is_some_and(|e| !e.plays(geometry)) {
+        let why = format!(
+            "the engine speaks the Gomocup protocol, which is for five in a row; this board's k \
+             is {}",
+            geometry.k()
+        );
+        return Err(PlayArgs::command().error(clap::error::ErrorKind::ValueValidation, why));
     }
     Ok(parsed.into_config(default_engine))
 }
@@ -275,7 +287,10 @@ mod tests {
             engine(),
         )
         .unwrap();
-        let PlayerKind::Engine { command, options } = &c.engine.kind else {
+        let PlayerKind::Engine {
+            command, options, ..
+        } = &c.engine.kind
+        else {
             panic!("not an engine");
         };
         assert_eq!(command.program, "./e");

@@ -523,7 +523,7 @@ impl<W: Write> Session<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::{EngineCommand, EngineSpec, Limit, PlayerKind};
+    use crate::client::{EngineCommand, EngineSpec, Limit, PlayerKind, Protocol};
     use crate::rules::Geometry;
     use std::sync::mpsc::channel;
 
@@ -536,6 +536,7 @@ mod tests {
                     args: Vec::new(),
                 },
                 options: Vec::new(),
+                protocol: Protocol::Uci,
             },
             limit: Limit::default(),
         };

@@ -29,14 +29,17 @@ key=value words, in one quoted argument or as separate arguments up to the next 
                      in one quoted argument needs no arg=)
   name=NAME          the name in reports (default: its `id name`)
   option.NAME=VALUE  sent as `setoption name NAME value VALUE`; with an empty VALUE, a
-                     button
+                     button (to a Gomocup brain: `INFO NAME VALUE` at each game's start)
+  proto=uci|gomocup  the protocol: kinrow's UCI-style one (default), or a Gomocup brain's
+                     (START, BOARD, x,y; boards with k=5 only; docs/match.md)
   depth=N nodes=N movetime=MS tc=BASE+INC
                      this player's limit per move (replaces the limits given for both
                      players)
 Each argument is split into words at spaces; quotes ('...' or \"...\") group words:
 cmd='/opt/my engine' option.'Clear Hash'=
 Examples: --engine \"cmd=target/release/kinrow name=new option.Hash=16\"
-          --engine cmd=./old name=old depth=6   --engine random";
+          --engine cmd=./old name=old depth=6   --engine random
+          --engine \"cmd=pbrain-rapfi proto=gomocup depth=12 option.thread_num=1\"";
 
 const AFTER_HELP: &str = "\
 Limits per move combine: the first reached ends the search; an engine needs at least one.
@@ -255,6 +258,16 @@ pub enum ArgError {
          depth=, nodes=, movetime=, tc= in its --engine)"
     )]
     NoLimit(String),
+    /// A Gomocup brain on a board whose k is not 5.
+    #[error(
+        "engine '{name}' speaks the Gomocup protocol, which is for five in a row; this board's k is {k}"
+    )]
+    NotFive {
+        /// The engine.
+        name: String,
+        /// The board's k.
+        k: usize,
+    },
     /// `--sprt` with fewer than four values.
     #[error(
         "--sprt needs four values, ELO0 ELO1 ALPHA BETA (e.g. --sprt 0 10 0.05 0.05); {}",
@@ -351,11 +364,12 @@ impl MatchArgs {
             if player.limit.is_empty() {
                 player.limit = limit;
             }
-            if let PlayerKind::Engine { command, .. } = &player.kind
-                && player.limit.is_empty()
-            {
+            if matches!(player.kind, PlayerKind::Engine { .. }) && player.limit.is_empty() {
                 return Err(ArgError::NoLimit(
-                    player.name.clone().unwrap_or_else(|| command.to_string()),
+                    player
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| player_command(player)),
                 ));
             }
         }
@@ -381,6 +395,17 @@ impl MatchArgs {
             None => None,
         };
         let geometry = games.board.geometry().map_err(ArgError::Rule)?;
+        for player in [&first, &second] {
+            if !player.plays(geometry) {
+                return Err(ArgError::NotFive {
+                    name: player
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| player_command(player)),
+                    k: geometry.k(),
+                });
+            }
+        }
         if let OpeningSource::Random(plies) = games.openings
             && plies as usize >= geometry.cells()
         {
@@ -461,11 +486,19 @@ fn sprt_values_given(args: &[String]) -> Option<Vec<f64>> {
     )
 }
 
+/// How an unnamed player is called in an error: its command line.
+fn player_command(player: &EngineSpec) -> String {
+    match &player.kind {
+        PlayerKind::Engine { command, .. } => command.to_string(),
+        PlayerKind::Random => "random".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::EngineCommand;
     use crate::client::cli::clap_message;
+    use crate::client::{EngineCommand, Protocol};
 
     fn config(list: &[&str]) -> MatchConfig {
         let list: Vec<String> = list.iter().map(|s| s.to_string()).collect();
@@ -515,6 +548,7 @@ mod tests {
                     args: vec![],
                 },
                 options: vec![("Hash".into(), Some("16".into()))],
+                protocol: Protocol::Uci,
             }
         );
         assert_eq!(new.limit.depth, Some(4));
@@ -639,8 +673,8 @@ mod tests {
         );
         assert_eq!(
             error(&["--engine", "random", "option.Hash=1", "--engine", "random"]),
-            "--engine 'random option.Hash=1': the random player takes no cmd=, arg= or \
-             option. words"
+            "--engine 'random option.Hash=1': the random player takes no cmd=, arg=, proto= \
+             or option. words"
         );
         assert_eq!(
             error(&with(&["--games", "0"])),

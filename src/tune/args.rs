@@ -49,9 +49,9 @@ a_k*step*r/(2*c_k)*d, where a_k = a/(k+1+A)^alpha and c_k = c/(k+1)^gamma. theta
 real-valued (to millionths) and rounded when sent to an engine.
 
 The opponent: kinrow at --opponent FILE (default the compiled-in values), or --engine SPEC,
-any player kinrow match takes (an engine speaking kinrow's UCI-style protocol, or random).
-kinrow match plays no Gomocup brain, so neither can this; measure tuned values against
-brains with c-gomoku-cli and `kinrow gomocup --params FILE`.";
+any player kinrow match takes (an engine speaking kinrow's UCI-style protocol, a Gomocup
+brain with proto=gomocup, or random). A player with a limit of its own (depth=12 in its
+spec) plays by it, whatever the tuner's limit.";
 
 /// `kinrow tune spsa`.
 #[derive(Clone, Debug, Args)]
