@@ -5,7 +5,7 @@ use super::args::{PROMPT_HELP, PlayConfig, WATCH_DELAY_MS, Who};
 use super::engines::Engines;
 use super::input::Entry;
 use super::terminal::{Terminal, opinion};
-use crate::client::{Ending, Fault, StartError};
+use crate::client::{Ending, EngineSpec, Fault, PlayerKind, StartError};
 use crate::rules::{Player, Position, Square, Tables};
 use std::fmt;
 use std::io::Write;
@@ -67,6 +67,22 @@ pub struct Session<W: Write> {
     delay: Duration,
 }
 
+/// An engine's name: its `name=`, or its program's file name (`kinrow` for this one, which
+/// plays unless `--engine` names another).
+fn engine_name(engine: &EngineSpec) -> String {
+    let program = match &engine.kind {
+        PlayerKind::Engine { command, .. } => std::path::Path::new(&command.program)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned()),
+        PlayerKind::Random => None,
+    };
+    engine
+        .name
+        .clone()
+        .or(program)
+        .unwrap_or_else(|| "kinrow".to_string())
+}
+
 /// The names of the two sides: `you` against `kinrow`, `player 1` and `player 2`...
 fn side_names(config: &PlayConfig) -> [String; 2] {
     let count = |who| config.sides.iter().filter(|&&s| s == who).count();
@@ -75,11 +91,7 @@ fn side_names(config: &PlayConfig) -> [String; 2] {
         let base = match who {
             Who::Human if count(Who::Human) == 1 => "you".to_string(),
             Who::Human => "player".to_string(),
-            Who::Engine => config
-                .engine
-                .name
-                .clone()
-                .unwrap_or_else(|| "kinrow".to_string()),
+            Who::Engine => engine_name(&config.engine),
             Who::Random => "random".to_string(),
         };
         if count(who) == 2 {
@@ -563,6 +575,18 @@ mod tests {
         session.delay = Duration::ZERO;
         assert_eq!(session.run(), ExitCode::SUCCESS);
         String::from_utf8(out).expect("text")
+    }
+
+    #[test]
+    fn an_unnamed_engine_is_called_by_its_program() {
+        let mut c = watching(1, false);
+        c.sides = [Who::Engine, Who::Human];
+        if let PlayerKind::Engine { command, .. } = &mut c.engine.kind {
+            command.program = "/opt/brains/pbrain-rapfi".into();
+        }
+        assert_eq!(side_names(&c), ["pbrain-rapfi", "you"]);
+        c.engine.name = Some("rapfi".into());
+        assert_eq!(side_names(&c), ["rapfi", "you"]);
     }
 
     #[test]
