@@ -110,6 +110,12 @@ fn clocks_depths_and_node_limits_reach_the_brain() {
             "INFO max_depth 4\nINFO max_node 9000\n",
         ],
     );
+    // Untimed, the turn is three quarters of the referee's wait (--timeout 1000).
+    let (_, commands) = fake_games("good", "--depth 4", 1);
+    assert_contains(
+        &commands,
+        &["INFO timeout_turn 750\nINFO timeout_match 0\n"],
+    );
 }
 
 #[test]

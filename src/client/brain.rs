@@ -54,7 +54,7 @@ pub fn setup_lines(geometry: Geometry, options: &[(String, Option<String>)]) -> 
 /// - `movetime` is `timeout_turn`;
 /// - a clock is `time_left` (what the side to move has left) and `timeout_match` (the same:
 ///   the most the rest of the game may take), with the turn limited to it too;
-/// - without a time limit the turn is `untimed_turn` (how long the referee waits);
+/// - without a time limit the turn is `untimed_turn` (the seat gives less than it waits);
 /// - `depth` and `nodes` are `max_depth` and `max_node`, keys some brains (Rapfi) honour
 ///   and the others skip.
 pub fn limit_lines(go: &GoParams, side: Player, untimed_turn: Duration) -> Vec<String> {

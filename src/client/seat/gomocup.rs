@@ -86,7 +86,10 @@ pub(super) fn think(
 ) -> Result<MoveReply, NoMove> {
     let position = request.position;
     let geometry = position.geometry();
-    let mut lines = brain::limit_lines(&request.go, position.side_to_move(), request.timeout);
+    // An untimed move's turn is three quarters of the wait, so that a brain that spends its
+    // whole turn is not taken for a stalled one.
+    let untimed_turn = request.timeout * 3 / 4;
+    let mut lines = brain::limit_lines(&request.go, position.side_to_move(), untimed_turn);
     lines.extend(brain::board_lines(position));
     let sent = engine.drain().and_then(|()| engine.send_lines(&lines));
     let requested = Instant::now();
