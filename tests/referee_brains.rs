@@ -94,7 +94,10 @@ fn a_brain_is_given_the_game_the_limits_and_the_board() {
 fn a_stray_error_does_not_end_the_game() {
     let (games, _) = fake_games("stray", "--movetime 300", 2);
     assert_eq!(games.len(), 2);
-    for g in &games {
+    let (deaf, commands) = fake_games("deaf", "--movetime 300", 2);
+    // Each game's first START is lost, the second read.
+    assert_eq!(commands.matches("START 15\n").count(), 4);
+    for g in games.iter().chain(&deaf) {
         assert_ne!(g.at_fault, if g.x == "fake" { "x" } else { "o" }, "{g:?}");
         assert!(g.plies >= 9, "{g:?}");
     }
