@@ -14,8 +14,9 @@ use std::time::Duration;
 const ABOUT: &str = "\
 Plays games between two players and reports the score, Elo difference and pentanomial
 statistics. The referee keeps its own board and clocks, checks every reply, and scores a
-fault (illegal or unparsable move, time forfeit, crash, disconnect, stall) as a loss for the
-player at fault; a crashed or stalled engine is killed and restarted for the next game.";
+fault (illegal or unparsable move, time forfeit, crash, disconnect, stall, a Gomocup brain's
+refusal) as a loss for the player at fault; a crashed or stalled engine is killed and
+restarted for the next game.";
 
 const ENGINE_HELP: &str = "\
 A player; give --engine exactly twice (the first is the one whose score is reported):
