@@ -88,8 +88,9 @@ pub fn limit_lines(go: &GoParams, side: Player, untimed_turn: Duration) -> Vec<S
 
 /// The request for a move in `position`: `BEGIN` on an empty board, else `BOARD`, each stone
 /// as `x,y,field` (1 the brain's own, that is the side to move's, 2 the opponent's), and
-/// `DONE`. Stones placed by a set-up position come first, then the moves in the order they
-/// were played, which is how a brain learns the order of the game.
+/// `DONE`. Stones placed by a set-up position come first, X's and O's in turn from X's (a
+/// brain may take the first stone listed for the first player's, as under renju it must know
+/// which is black), then the moves in the order they were played.
 pub fn board_lines(position: &Position) -> Vec<String> {
     if position.stone_count() == 0 {
         return vec!["BEGIN".to_string()];
@@ -97,10 +98,19 @@ pub fn board_lines(position: &Position) -> Vec<String> {
     let geometry = position.geometry();
     let mover = position.side_to_move();
     let played = position.moves();
-    let setup =
-        (0..geometry.cells()).filter(|sq| position.at(*sq).is_some() && !played.contains(sq));
+    let setup_of = |p: Player| {
+        (0..geometry.cells())
+            .filter(move |sq| position.at(*sq) == Some(p) && !played.contains(sq))
+            .collect::<Vec<_>>()
+    };
+    let (xs, os) = (setup_of(Player::X), setup_of(Player::O));
+    let mut setup = Vec::with_capacity(xs.len() + os.len());
+    for i in 0..xs.len().max(os.len()) {
+        setup.extend(xs.get(i));
+        setup.extend(os.get(i));
+    }
     let mut lines = vec!["BOARD".to_string()];
-    for sq in setup.chain(played.iter().copied()) {
+    for sq in setup.into_iter().chain(played.iter().copied()) {
         let field = if position.at(sq) == Some(mover) { 1 } else { 2 };
         let (x, y) = coords(geometry, sq);
         lines.push(format!("{x},{y},{field}"));
@@ -256,10 +266,20 @@ mod tests {
         let h8 = g.square_named("h8").unwrap();
         let a1 = g.square_named("a1").unwrap();
         let o15 = g.square_named("o15").unwrap();
-        let p = Position::from_moves(tables, &[h8, a1, o15]).unwrap();
+        let p = Position::from_moves(Arc::clone(&tables), &[h8, a1, o15]).unwrap();
         // X has played h8 and o15; O (to move) a1, at the bottom left: row 14 from the top.
         assert_eq!(
             board_lines(&p),
+            ["BOARD", "7,7,2", "0,14,1", "14,0,2", "DONE"]
+        );
+        // The same stones set up: O's a1 comes first in square order, but X's h8 first.
+        let mut rows = vec![vec![None; 15]; 15];
+        rows[7][7] = Some(Player::X);
+        rows[0][14] = Some(Player::X);
+        rows[14][0] = Some(Player::O);
+        let setup = Position::from_diagram(tables, &rows, Player::O).unwrap();
+        assert_eq!(
+            board_lines(&setup),
             ["BOARD", "7,7,2", "0,14,1", "14,0,2", "DONE"]
         );
     }
