@@ -53,7 +53,9 @@ pub fn setup_lines(geometry: Geometry, options: &[(String, Option<String>)]) -> 
 ///
 /// - `movetime` is `timeout_turn`;
 /// - a clock is `time_left` (what the side to move has left) and `timeout_match` (the same:
-///   the most the rest of the game may take), with the turn limited to it too;
+///   the most the rest of the game may take), and the turn is what is left, the most a move
+///   may take (the protocol has no increment: a brain sees it as `time_left` grows; one that
+///   spends its whole `timeout_turn` on a move needs `movetime` beside the clock);
 /// - without a time limit the turn is `untimed_turn` (the seat gives less than it waits);
 /// - `depth` and `nodes` are `max_depth` and `max_node`, keys some brains (Rapfi) honour
 ///   and the others skip.

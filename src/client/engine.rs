@@ -57,6 +57,16 @@ pub struct EngineCommand {
     pub args: Vec<String>,
 }
 
+impl EngineCommand {
+    /// The program's file name (`pbrain-rapfi` for `/opt/pbrain-rapfi`): what an engine is
+    /// called when nothing names it.
+    pub fn file_name(&self) -> String {
+        Path::new(&self.program)
+            .file_name()
+            .map_or(self.program.clone(), |f| f.to_string_lossy().into())
+    }
+}
+
 impl fmt::Display for EngineCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.program)?;

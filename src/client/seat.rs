@@ -249,13 +249,7 @@ impl Seat {
                 answered: Instant::now(),
             });
         };
-        if matches!(
-            self.spec.kind,
-            PlayerKind::Engine {
-                protocol: Protocol::Gomocup,
-                ..
-            }
-        ) {
+        if self.spec.protocol() == Some(Protocol::Gomocup) {
             return gomocup::think(engine, &request, cancel);
         }
         // Synchronised as cutechess does: `isready` goes first, in the same write as

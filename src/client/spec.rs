@@ -136,15 +136,17 @@ impl EngineSpec {
         read_tokens(&tokens).map_err(error)
     }
 
+    /// The protocol of an engine; `None` for the random player.
+    pub fn protocol(&self) -> Option<Protocol> {
+        match self.kind {
+            PlayerKind::Engine { protocol, .. } => Some(protocol),
+            PlayerKind::Random => None,
+        }
+    }
+
     /// Whether this player can play on `geometry`: a Gomocup brain plays five in a row only.
     pub fn plays(&self, geometry: Geometry) -> bool {
-        !matches!(
-            self.kind,
-            PlayerKind::Engine {
-                protocol: Protocol::Gomocup,
-                ..
-            }
-        ) || geometry.k() == 5
+        self.protocol() != Some(Protocol::Gomocup) || geometry.k() == 5
     }
 
     /// The name in reports when none was given: `random` for the random player.

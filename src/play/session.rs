@@ -71,9 +71,7 @@ pub struct Session<W: Write> {
 /// plays unless `--engine` names another).
 fn engine_name(engine: &EngineSpec) -> String {
     let program = match &engine.kind {
-        PlayerKind::Engine { command, .. } => std::path::Path::new(&command.program)
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned()),
+        PlayerKind::Engine { command, .. } => Some(command.file_name()),
         PlayerKind::Random => None,
     };
     engine

@@ -4,7 +4,6 @@
 
 use super::config::MatchConfig;
 use crate::client::{Cancel, EngineSpec, PlayerKind, Seat, StartError};
-use std::path::Path;
 
 /// The seats of every worker and the players' names, the first player first.
 pub struct Lineup {
@@ -69,11 +68,7 @@ fn engine_name(seat: &Seat, spec: &EngineSpec) -> String {
     };
     seat.engine()
         .and_then(|engine| engine.id_name.clone())
-        .unwrap_or_else(|| {
-            Path::new(&command.program)
-                .file_name()
-                .map_or(command.program.clone(), |f| f.to_string_lossy().into())
-        })
+        .unwrap_or_else(|| command.file_name())
 }
 
 /// A file name made of a player's name.

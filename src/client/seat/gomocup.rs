@@ -167,10 +167,13 @@ pub(super) fn think(
                 });
             }
             BrainLine::Refused(_) => {
-                log::warn!(
-                    "a Gomocup brain answered '{}'; its move is still awaited",
-                    excerpt(&line)
-                );
+                // Once a request: a brain that writes nothing else cannot flood the log.
+                if refused.is_none() {
+                    log::warn!(
+                        "a Gomocup brain answered '{}'; its move is still awaited",
+                        excerpt(&line)
+                    );
+                }
                 refused = Some(excerpt(&line));
             }
             // `MESSAGE`, `DEBUG`, a stray `OK`: the brain talking, not answering.
