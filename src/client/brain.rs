@@ -100,9 +100,13 @@ pub fn board_lines(position: &Position) -> Vec<String> {
     let geometry = position.geometry();
     let mover = position.side_to_move();
     let played = position.moves();
+    let mut in_moves = vec![false; geometry.cells()];
+    for &sq in played {
+        in_moves[sq] = true;
+    }
     let setup_of = |p: Player| {
         (0..geometry.cells())
-            .filter(move |sq| position.at(*sq) == Some(p) && !played.contains(sq))
+            .filter(|&sq| position.at(sq) == Some(p) && !in_moves[sq])
             .collect::<Vec<_>>()
     };
     let (xs, os) = (setup_of(Player::X), setup_of(Player::O));
@@ -186,6 +190,8 @@ mod tests {
     use crate::rules::Tables;
     use std::sync::Arc;
 
+    // The unwraps below are on fixed boards, squares and positions that are valid by
+    // construction, never on anything read.
     fn geometry(columns: u32, rows: u32) -> Geometry {
         Geometry::new(columns, rows, 5).unwrap()
     }

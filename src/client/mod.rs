@@ -37,4 +37,4 @@ pub use fault::{BadReply, Fault, Illegal, NoMove, play_reply};
 pub use limit::{Limit, TimeControl, TimeControlError};
 pub use random::random_move;
 pub use seat::{MoveReply, MoveRequest, Seat};
-pub use spec::{EngineSpec, PlayerKind, Protocol, SpecError, SpecProblem};
+pub use spec::{EngineSpec, NotFive, PlayerKind, Protocol, SpecError, SpecProblem};

@@ -95,6 +95,15 @@ pub enum SpecProblem {
     NoCommand,
 }
 
+/// A Gomocup brain on a board whose k is not 5; the message follows the engine's name
+/// (`engine 'x' speaks ...`, `the engine speaks ...`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("speaks the Gomocup protocol, which is for five in a row; this board's k is {k}")]
+pub struct NotFive {
+    /// The board's k.
+    pub k: usize,
+}
+
 /// An `--engine` value that could not be read: the value as given and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("'{spec}': {problem}")]
@@ -145,8 +154,15 @@ impl EngineSpec {
     }
 
     /// Whether this player can play on `geometry`: a Gomocup brain plays five in a row only.
-    pub fn plays(&self, geometry: Geometry) -> bool {
-        self.protocol() != Some(Protocol::Gomocup) || geometry.k() == 5
+    ///
+    /// # Errors
+    ///
+    /// [`NotFive`] for a Gomocup brain on a board whose k is not 5.
+    pub fn check_board(&self, geometry: Geometry) -> Result<(), NotFive> {
+        if self.protocol() == Some(Protocol::Gomocup) && geometry.k() != 5 {
+            return Err(NotFive { k: geometry.k() });
+        }
+        Ok(())
     }
 
     /// The name in reports when none was given: `random` for the random player.
@@ -376,6 +392,7 @@ mod tests {
             "'cmd=a proto=xboard': proto= is uci or gomocup, not 'xboard'"
         );
         assert!(EngineSpec::from_args(&["random", "proto=gomocup"]).is_err());
+        // A fixed, valid specification: the unwrap cannot fail.
         let brain: EngineSpec = "cmd=pbrain-x proto=gomocup option.max_depth=12"
             .parse()
             .unwrap();

@@ -225,12 +225,8 @@ pub fn parse(args: &[String], default_engine: EngineCommand) -> Result<PlayConfi
             return Err(PlayArgs::command().error(clap::error::ErrorKind::ValueValidation, e));
         }
     };
-    if parsed.engine.as_ref().is_some_and(|e| !e.plays(geometry)) {
-        let why = format!(
-            "the engine speaks the Gomocup protocol, which is for five in a row; this board's k \
-             is {}",
-            geometry.k()
-        );
+    if let Some(Err(why)) = parsed.engine.as_ref().map(|e| e.check_board(geometry)) {
+        let why = format!("the engine {why}");
         return Err(PlayArgs::command().error(clap::error::ErrorKind::ValueValidation, why));
     }
     Ok(parsed.into_config(default_engine))

@@ -4,7 +4,7 @@
 use super::config::{MatchConfig, OpeningSource, SprtConfig, SprtModel};
 use super::records::same_file;
 use crate::client::cli::{BoardArgs, Positive, RuleError};
-use crate::client::{EngineSpec, Limit, PlayerKind, SpecError, TimeControl};
+use crate::client::{EngineSpec, Limit, NotFive, PlayerKind, SpecError, TimeControl};
 use crate::rules::Geometry;
 use clap::error::ErrorKind;
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
@@ -260,14 +260,12 @@ pub enum ArgError {
     )]
     NoLimit(String),
     /// A Gomocup brain on a board whose k is not 5.
-    #[error(
-        "engine '{name}' speaks the Gomocup protocol, which is for five in a row; this board's k is {k}"
-    )]
+    #[error("engine '{name}' {why}")]
     NotFive {
         /// The engine.
         name: String,
-        /// The board's k.
-        k: usize,
+        /// What is wrong.
+        why: NotFive,
     },
     /// `--sprt` with fewer than four values.
     #[error(
@@ -397,13 +395,13 @@ impl MatchArgs {
         };
         let geometry = games.board.geometry().map_err(ArgError::Rule)?;
         for player in [&first, &second] {
-            if !player.plays(geometry) {
+            if let Err(why) = player.check_board(geometry) {
                 return Err(ArgError::NotFive {
                     name: player
                         .name
                         .clone()
                         .unwrap_or_else(|| player_command(player)),
-                    k: geometry.k(),
+                    why,
                 });
             }
         }
