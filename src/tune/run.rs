@@ -17,7 +17,7 @@ use std::path::PathBuf;
 #[derive(Clone, Debug)]
 enum Opponent {
     /// kinrow at these parameters.
-    Kinrow(Params),
+    Kinrow(Box<Params>),
     /// Any player, as kinrow match's `--engine` takes it.
     Engine(String),
 }
@@ -109,9 +109,9 @@ fn setup(args: &SpsaArgs) -> Result<Setup, TuneError> {
         None => Params::DEFAULT,
     };
     let opponent = match (&args.opponent, &args.engine) {
-        (Some(path), _) => Opponent::Kinrow(read_params("--opponent", path)?),
+        (Some(path), _) => Opponent::Kinrow(Box::new(read_params("--opponent", path)?)),
         (None, Some(spec)) => Opponent::Engine(spec.clone()),
-        (None, None) => Opponent::Kinrow(Params::DEFAULT),
+        (None, None) => Opponent::Kinrow(Box::new(Params::DEFAULT)),
     };
     let openings = match &games.openings {
         Some(path) => Openings::File(path.clone(), read_openings(path, geometry)?),
@@ -261,7 +261,7 @@ fn resume(setup: &mut Setup, saved: Option<state::Saved>) -> Result<(), TuneErro
 /// The run's first line on stderr.
 fn describe(setup: &Setup) -> String {
     let opponent = match &setup.opponent {
-        Opponent::Kinrow(p) if *p == Params::DEFAULT => "kinrow (compiled-in values)".into(),
+        Opponent::Kinrow(p) if **p == Params::DEFAULT => "kinrow (compiled-in values)".into(),
         Opponent::Kinrow(_) => "kinrow (--opponent values)".into(),
         Opponent::Engine(spec) => spec.clone(),
     };

@@ -5,6 +5,7 @@
 //! [`super::board`]), so an evaluation costs a few reads.
 
 use super::board::Board;
+use super::params::Params;
 use super::pattern::{Pattern, Threat};
 use std::sync::OnceLock;
 
@@ -20,27 +21,23 @@ pub struct Cells {
     pub crossing: i32,
 }
 
-/// The weights of the evaluation.
+/// The cell weights of the evaluation: what an empty cell is worth to the side to move and
+/// to the side that waits. The terms for the whole position (what each side's strongest
+/// threat adds, and the tempo) are search parameters ([`Params`]`::eval_*`), so that
+/// `kinrow tune` can tune them.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Weights {
+pub struct CellWeights {
     /// The cell terms of the side to move.
     pub to_move: Cells,
     /// The cell terms of the side that waits, fitted apart: its fours weigh more than the
     /// mover's (they must be answered at once), its threes and twos less (the mover plays
     /// first).
     pub waiting: Cells,
-    /// What the side to move's strongest threat is worth beyond its cells' terms: it moves
-    /// first, so a double three or a four with a three is near a win.
-    pub mover: [i32; Threat::COUNT],
-    /// The same for the opponent, who must wait a move (and can be blocked).
-    pub waiter: [i32; Threat::COUNT],
-    /// The side to move's edge: it plays first.
-    pub tempo: i32,
 }
 
-/// The weights the engine plays with, fitted to Rapfi's evaluations of positions of real
-/// games (see the `tune` test module and `bench/tune/label.py`).
-pub const WEIGHTS: Weights = Weights {
+/// The cell weights the engine plays with, fitted to Rapfi's evaluations of positions of
+/// real games (see the `tune` test module and `bench/tune/label.py`).
+pub const CELL_WEIGHTS: CellWeights = CellWeights {
     to_move: Cells {
         pattern: [0, -1, -3, 10, 21, 50, 81, 152, 78, 185],
         threat: [0, 63, 101, 83, 229, 257, 485],
@@ -51,10 +48,34 @@ pub const WEIGHTS: Weights = Weights {
         threat: [0, 53, 102, 80, 227, 284, 500],
         crossing: 36,
     },
-    mover: [0, 50, 595, 81, 793, 0, 0],
-    waiter: [0, 2, 186, -16, 281, -16, 0],
-    tempo: 213,
 };
+
+/// What the side to move's strongest threat `t` is worth beyond its cells' terms: it moves
+/// first, so a double three or a four with a three is near a win.
+pub fn mover_term(p: &Params, t: Threat) -> i32 {
+    match t {
+        Threat::Three => p.eval_mover_three,
+        Threat::DoubleThree => p.eval_mover_double_three,
+        Threat::Four => p.eval_mover_four,
+        Threat::FourThree => p.eval_mover_four_three,
+        // An open four or a five to make is a win the search takes before it evaluates.
+        Threat::None | Threat::OpenFour | Threat::Five => 0,
+    }
+}
+
+/// What the waiting side's strongest threat `t` takes off: it must wait a move, and can be
+/// blocked.
+pub fn waiter_term(p: &Params, t: Threat) -> i32 {
+    match t {
+        Threat::Three => p.eval_waiter_three,
+        Threat::DoubleThree => p.eval_waiter_double_three,
+        Threat::Four => p.eval_waiter_four,
+        Threat::FourThree => p.eval_waiter_four_three,
+        Threat::OpenFour => p.eval_waiter_open_four,
+        // A five to block is a forced move the search makes before it evaluates.
+        Threat::None | Threat::Five => 0,
+    }
+}
 
 /// Whether a cell with these line patterns is a crossing: two lines through it that could
 /// each become an open three, the makings of a double threat.
@@ -100,8 +121,8 @@ impl CellScores {
             let threats = Threat::table();
             let terms = (0..threats.len())
                 .map(|i| Term {
-                    score: WEIGHTS.to_move.term(Threat::patterns(i), threats[i]),
-                    wait: WEIGHTS.waiting.term(Threat::patterns(i), threats[i]),
+                    score: CELL_WEIGHTS.to_move.term(Threat::patterns(i), threats[i]),
+                    wait: CELL_WEIGHTS.waiting.term(Threat::patterns(i), threats[i]),
                     threat: threats[i],
                 })
                 .collect();
@@ -134,12 +155,23 @@ pub fn strongest(board: &Board, player: usize) -> Threat {
         .unwrap_or(Threat::None)
 }
 
-/// The value of `board` for the side to move, in centipawn-like units.
-pub fn evaluate(board: &Board) -> i32 {
+/// The value of `board` for the side to move, in centipawn-like units, under the
+/// evaluation parameters of `p`.
+pub fn evaluate(board: &Board, p: &Params) -> i32 {
     let us = board.side();
     let them = us ^ 1;
-    board.sum(us) - board.wait_sum(them)
-        + WEIGHTS.tempo
-        + WEIGHTS.mover[strongest(board, us) as usize]
-        - WEIGHTS.waiter[strongest(board, them) as usize]
+    // The shares are percentages; at 100 the sums count as they are, with no rounding.
+    let own = share(board.sum(us), p.eval_own_cells);
+    let theirs = share(board.wait_sum(them), p.eval_their_cells);
+    own - theirs + p.eval_tempo + mover_term(p, strongest(board, us))
+        - waiter_term(p, strongest(board, them))
+}
+
+/// `percent` percent of `value`, exact at 100.
+fn share(value: i32, percent: i32) -> i32 {
+    if percent == 100 {
+        value
+    } else {
+        (i64::from(value) * i64::from(percent) / 100) as i32
+    }
 }

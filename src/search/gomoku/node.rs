@@ -180,7 +180,8 @@ impl Engine {
         // Stand pat: where the opponent has no open three, a static value at beta or above
         // ends the leaf whatever our fours would add (a win by them would only raise it),
         // unless the opponent has fours that might win.
-        let stand = (!open_three).then(|| evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1));
+        let stand = (!open_three)
+            .then(|| evaluate(b, &self.params).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1));
         let cut = stand.is_some_and(|s| s >= beta);
         if cut && b.fours(them) == 0 {
             return Some(stand.unwrap_or(beta));
@@ -196,7 +197,11 @@ impl Engine {
         if noisy {
             return None;
         }
-        Some(stand.unwrap_or_else(|| evaluate(b).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)))
+        Some(
+            stand.unwrap_or_else(|| {
+                evaluate(b, &self.params).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
+            }),
+        )
     }
 
     /// What the table knows of the node with key `key`: a score that settles it at `depth`
@@ -230,7 +235,7 @@ impl Engine {
     /// its late moves are worth a look.
     fn note_eval(&mut self, b: &Board, depth: i32, ply: usize) -> bool {
         let quiet = depth > 0 && !b.has(b.side() ^ 1, Threat::OpenFour);
-        self.evals[ply] = quiet.then(|| evaluate(b));
+        self.evals[ply] = quiet.then(|| evaluate(b, &self.params));
         ply >= 2
             && match (self.evals[ply], self.evals[ply - 2]) {
                 (Some(now), Some(before)) => now > before,

@@ -213,6 +213,32 @@ params! {
     order_history_cap: 509 in 0..=10000 step 100;
     /// Move ordering: the share (percent) of the opponent's cell value counted.
     order_their_cells: 62 in 0..=200 step 10;
+    /// Evaluation: the side to move's edge for moving first.
+    eval_tempo: 213 in -400..=800 step 40;
+    /// Evaluation: the share (percent) of the side to move's cell terms counted.
+    eval_own_cells: 100 in 25..=300 step 10;
+    /// Evaluation: the share (percent) of the waiting side's cell terms counted.
+    eval_their_cells: 100 in 25..=300 step 10;
+    /// Evaluation: what the side to move's strongest threat adds beyond its cells' terms,
+    /// where it is an open three...
+    eval_mover_three: 50 in -400..=1500 step 40;
+    /// ...two open threes...
+    eval_mover_double_three: 595 in -400..=2000 step 60;
+    /// ...a four...
+    eval_mover_four: 81 in -400..=1500 step 40;
+    /// ...or a four and an open three (an open four or a five is won before the evaluation).
+    eval_mover_four_three: 793 in -400..=2500 step 60;
+    /// Evaluation: what the waiting side's strongest threat takes off, where it is an open
+    /// three...
+    eval_waiter_three: 2 in -400..=1500 step 40;
+    /// ...two open threes...
+    eval_waiter_double_three: 186 in -400..=2000 step 40;
+    /// ...a four (which the side to move must block)...
+    eval_waiter_four: -16 in -400..=1500 step 40;
+    /// ...a four and an open three...
+    eval_waiter_four_three: 281 in -400..=2500 step 40;
+    /// ...or an open four.
+    eval_waiter_open_four: -16 in -400..=2500 step 40;
 }
 
 impl Default for Params {

@@ -20,7 +20,8 @@
 //! black first, as written by `bench/tune/label.py`.
 
 use super::board::{Board, MAX_SIDE};
-use super::eval::{Cells, WEIGHTS, Weights, is_crossing, strongest};
+use super::eval::{CELL_WEIGHTS, Cells, is_crossing, mover_term, strongest, waiter_term};
+use super::params::Params;
 use super::pattern::{LineRule, Threat};
 use super::search::Engine;
 use crate::rules::{Geometry, Position, Square, Tables};
@@ -45,6 +46,45 @@ const SHARED: usize = FEATURES - CELLS;
 
 /// The scale of the labels: Rapfi's win rate is `sigmoid(eval / 200)`.
 const LABEL_SCALE: f64 = 200.0;
+
+/// The evaluation in the linear form the fit works in: the cell weights of both sides, and
+/// the terms for the whole position that the search takes from its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// The cell terms of the side to move.
+    pub to_move: Cells,
+    /// The cell terms of the side that waits.
+    pub waiting: Cells,
+    /// What the side to move's strongest threat adds, by class.
+    pub mover: [i32; Threat::COUNT],
+    /// What the waiting side's strongest threat takes off, by class.
+    pub waiter: [i32; Threat::COUNT],
+    /// The side to move's edge.
+    pub tempo: i32,
+}
+
+/// The evaluation the engine plays with by default, in the fit's form.
+fn played() -> Weights {
+    let p = Params::DEFAULT;
+    Weights {
+        to_move: CELL_WEIGHTS.to_move,
+        waiting: CELL_WEIGHTS.waiting,
+        mover: CLASSES.map(|t| mover_term(&p, t)),
+        waiter: CLASSES.map(|t| waiter_term(&p, t)),
+        tempo: p.eval_tempo,
+    }
+}
+
+/// The threat classes in the order of their numbers.
+const CLASSES: [Threat; Threat::COUNT] = [
+    Threat::None,
+    Threat::Three,
+    Threat::DoubleThree,
+    Threat::Four,
+    Threat::FourThree,
+    Threat::OpenFour,
+    Threat::Five,
+];
 
 /// The weights set by hand before the fit, with the cells of both sides alike: the fit's
 /// scale is fitted to them, so that the fitted weights keep their units (the search's
@@ -425,7 +465,7 @@ pub fn fit_weights(data: &str, options: Options) -> Result<Fit, ToolError> {
     let one = unshared(&fit(&train1, &start1, &free1, k, options));
     let one = to_vector(&from_vector(&one));
     let both = to_vector(&from_vector(&fit(&train, &one, &free, k, options)));
-    let play = to_vector(&WEIGHTS);
+    let play = to_vector(&played());
     let losses = [
         ("set by hand", &hand),
         ("fitted, cells shared", &one),
@@ -627,7 +667,7 @@ mod tests {
     #[test]
     fn features_times_weights_are_the_evaluation() {
         let mut rng = StdRng::seed_from_u64(13);
-        let w = to_vector(&WEIGHTS);
+        let w = to_vector(&played());
         let tables = Tables::new(Geometry::new(15, 15, 5).expect("geometry"));
         for _ in 0..30 {
             let mut squares: Vec<usize> = (0..225).collect();
@@ -645,14 +685,22 @@ mod tests {
             let board = Board::new(&pos, LineRule::Freestyle);
             let f = features(&board);
             let linear: f64 = f.iter().zip(&w).map(|(f, w)| f * w).sum();
-            assert_eq!(linear as i32, evaluate(&board));
+            assert_eq!(linear as i32, evaluate(&board, &Params::DEFAULT));
+        }
+    }
+
+    /// The classes of the fit's arrays are in the order of their numbers.
+    #[test]
+    fn classes_are_numbered_in_order() {
+        for (i, t) in CLASSES.iter().enumerate() {
+            assert_eq!(*t as usize, i);
         }
     }
 
     /// The weights survive the vector form.
     #[test]
     fn weights_round_trip() {
-        assert_eq!(from_vector(&to_vector(&WEIGHTS)), WEIGHTS);
+        assert_eq!(from_vector(&to_vector(&played())), played());
     }
 
     /// A random 15x15 position of `stones` stones in the central 9x9, as a data line labelled
@@ -672,7 +720,7 @@ mod tests {
             moves.push(' ');
             moves.push_str(std::str::from_utf8(&name).ok()?);
         }
-        let label = evaluate(&Board::new(&pos, LineRule::Freestyle));
+        let label = evaluate(&Board::new(&pos, LineRule::Freestyle), &Params::DEFAULT);
         Some(format!("15 15 {label}{moves}"))
     }
 
