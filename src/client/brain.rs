@@ -7,8 +7,10 @@
 //! ... `DONE`, `END`; a brain answers a move as `x,y` (column from the left, row from the
 //! top, both from 0), and `START` with `OK` or `ERROR message`.
 
+use crate::protocol::game;
+use crate::protocol::gomocup::{Coord, rule_bits};
 use crate::protocol::{GoParams, SquareText};
-use crate::rules::{Geometry, Player, Position, Rule};
+use crate::rules::{Geometry, Player, Position};
 use std::time::Duration;
 
 /// The lines that open a game: `START size` on a square board, `RECTSTART width,height`
@@ -19,15 +21,6 @@ pub fn start_line(geometry: Geometry) -> String {
         format!("START {columns}")
     } else {
         format!("RECTSTART {columns},{rows}")
-    }
-}
-
-/// Gomocup's `INFO rule` bits: 1 exactly five, 4 renju (0 freestyle).
-pub fn rule_bits(rule: Rule) -> u32 {
-    match rule {
-        Rule::Freestyle => 0,
-        Rule::Exact => 1,
-        Rule::Renju => 4,
     }
 }
 
@@ -98,6 +91,7 @@ pub fn board_lines(position: &Position) -> Vec<String> {
         return vec!["BEGIN".to_string()];
     }
     let geometry = position.geometry();
+    let (columns, rows) = board_size(geometry);
     let mover = position.side_to_move();
     let played = position.moves();
     let mut in_moves = vec![false; geometry.cells()];
@@ -118,25 +112,25 @@ pub fn board_lines(position: &Position) -> Vec<String> {
     let mut lines = vec!["BOARD".to_string()];
     for sq in setup.into_iter().chain(played.iter().copied()) {
         let field = if position.at(sq) == Some(mover) { 1 } else { 2 };
-        let (x, y) = coords(geometry, sq);
-        lines.push(format!("{x},{y},{field}"));
+        let at = Coord::of_square(sq, columns, rows);
+        lines.push(format!("{at},{field}"));
     }
     lines.push("DONE".to_string());
     lines
 }
 
-/// A square's protocol coordinates: its column, and its row counted from the top.
-fn coords(geometry: Geometry, sq: usize) -> (usize, usize) {
-    (geometry.file(sq), geometry.rows() - 1 - geometry.rank(sq))
-}
-
 /// The square a brain's `x,y` names, if it is on the board.
 pub fn square_text(geometry: Geometry, x: u32, y: u32) -> Option<SquareText> {
-    let (columns, rows) = (geometry.columns(), geometry.rows());
-    ((x as usize) < columns && (y as usize) < rows).then(|| SquareText {
-        file: x,
-        rank: (rows - 1 - y as usize) as u32,
-    })
+    let (columns, rows) = board_size(geometry);
+    let sq = Coord { x, y }.square(columns, rows)?;
+    Some(game::square_text(geometry, sq))
+}
+
+/// The board's columns and rows as the protocol counts them.
+fn board_size(geometry: Geometry) -> (u32, u32) {
+    // Boards are at most MAX_SIDE (a few dozen) squares a side.
+    let side = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    (side(geometry.columns()), side(geometry.rows()))
 }
 
 /// One line of a brain's output, as the manager reads it.
@@ -187,7 +181,7 @@ pub fn read_line(line: &str) -> BrainLine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Tables;
+    use crate::rules::{Rule, Tables};
     use std::sync::Arc;
 
     // The unwraps below are on fixed boards, squares and positions that are valid by

@@ -212,18 +212,12 @@ impl Board {
     /// kinrow's square for a protocol square: the same column, the row counted from the
     /// bottom.
     pub fn square(&self, at: Coord) -> Option<Square> {
-        self.index(at).ok()?;
-        Some((self.height - 1 - at.y) as usize * self.width as usize + at.x as usize)
+        at.square(self.width, self.height)
     }
 
     /// The protocol square for one of kinrow's squares on this board.
     pub fn coord(&self, sq: Square) -> Coord {
-        let width = self.width as usize;
-        let rank = (sq / width) as u32;
-        Coord {
-            x: (sq % width) as u32,
-            y: (self.height - 1).saturating_sub(rank),
-        }
+        Coord::of_square(sq, self.width, self.height)
     }
 
     /// The empty square nearest the centre (the first in reading order among equals), if any:

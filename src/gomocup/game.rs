@@ -2,6 +2,7 @@
 //! it. No I/O.
 
 use super::board::{Board, PositionError, Stone};
+use crate::protocol::gomocup::{RULE_CARO, RULE_CONTINUOUS, RULE_KNOWN, rule_of_bits};
 use crate::rules::{Geometry, GeometryError, MAX_SIDE, Outcome, Position, Rule, Tables};
 use std::sync::Arc;
 
@@ -36,13 +37,7 @@ impl Rules {
     /// The rule the bits select: renju (bit 4, whatever bit 1 says, since renju has black win
     /// with exactly five anyway), else exactly five (bit 1), else freestyle.
     pub fn rule(self) -> Rule {
-        if self.rule & 4 != 0 {
-            Rule::Renju
-        } else if self.rule & 1 != 0 {
-            Rule::Exact
-        } else {
-            Rule::Freestyle
-        }
+        rule_of_bits(self.rule)
     }
 
     /// The geometry of a `width` x `height` board under these rules.
@@ -77,14 +72,14 @@ impl Rules {
     pub fn unsupported(self) -> Option<String> {
         let rule = self.rule;
         let mut missing: Vec<String> = Vec::new();
-        if rule & 2 != 0 {
+        if rule & RULE_CONTINUOUS != 0 {
             missing.push("continuous game (2)".into());
         }
-        if rule & 8 != 0 {
+        if rule & RULE_CARO != 0 {
             missing.push("caro (8)".into());
         }
-        if rule & !15 != 0 {
-            missing.push(format!("the unknown bits {}", rule & !15));
+        if rule & !RULE_KNOWN != 0 {
+            missing.push(format!("the unknown bits {}", rule & !RULE_KNOWN));
         }
         if missing.is_empty() {
             return None;

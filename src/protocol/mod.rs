@@ -17,7 +17,8 @@
 //! `go` (their grammars), `lexical` (tokens, squares, numbers), `error` (parse errors),
 //! `format` (commands to text), `game` (to and from the rules' values), `reply` (replies to text), `engine_reply` (an engine's lines,
 //! as a referee reads them), [`params`] (parameters files: the search's tunable numbers as
-//! text).
+//! text), [`gomocup`] (the Gomocup protocol's squares and rule bits, shared by the brain and
+//! the manager side).
 //!
 //! Parsing checks syntax only. [`game`] is the one bridge to the rules, both ways: the
 //! protocol's squares, sides and `position` arguments as the rules' squares, players and
@@ -31,6 +32,7 @@ mod error;
 mod format;
 pub mod game;
 mod go;
+pub mod gomocup;
 mod lexical;
 pub mod params;
 mod parse;

@@ -29,23 +29,8 @@ mod tests;
 pub use line::{parse_block_line, parse_command};
 
 use crate::text::{Expected, LineError};
-use std::fmt;
 
-/// A square as the protocol names it: `x` is the column counted from the left, `y` the row
-/// counted from the top, both from 0 (`TURN 3,1` is the fourth column of the second row).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Coord {
-    /// The column, from 0 at the left edge.
-    pub x: u32,
-    /// The row, from 0 at the top edge.
-    pub y: u32,
-}
-
-impl fmt::Display for Coord {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{},{}", self.x, self.y)
-    }
-}
+pub use crate::protocol::gomocup::Coord;
 
 /// One command from the manager.
 #[derive(Clone, Debug, PartialEq, Eq)]
