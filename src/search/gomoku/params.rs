@@ -8,8 +8,10 @@
 //! iterations at 10,000 nodes a move against the earlier defaults, the second of which ends
 //! at these values): `results/tune/demo-30off/spsa-31/`, whose `spsa.log` and `state.jsonl`
 //! show every step; `verify_share`'s is the share the move-quality runs of
-//! `results/gomoku-search-2026-11-28/verify/` found best, and `quiet_plies`'s the value that
-//! scored best in the matches against Rapfi of `results/gomoku-search-2026-11-29/`.
+//! `results/gomoku-search-2026-11-28/verify/` found best, `quiet_plies`'s the value that
+//! scored best in the matches against Rapfi of `results/gomoku-search-2026-11-29/`, and the
+//! evaluation's `eval_*` the values `kinrow tune spsa` reached against Rapfi at depth 12
+//! (`results/tune/rapfi-d12-eval/`, from the values fitted with the cell weights).
 //! `docs/gomoku-search.md` says what they were measured worth.
 
 use thiserror::Error;
@@ -214,31 +216,32 @@ params! {
     /// Move ordering: the share (percent) of the opponent's cell value counted.
     order_their_cells: 62 in 0..=200 step 10;
     /// Evaluation: the side to move's edge for moving first.
-    eval_tempo: 213 in -400..=800 step 40;
+    eval_tempo: 204 in -400..=800 step 40;
     /// Evaluation: the share (percent) of the side to move's cell terms counted.
-    eval_own_cells: 100 in 25..=300 step 10;
+    eval_own_cells: 99 in 25..=300 step 10;
     /// Evaluation: the share (percent) of the waiting side's cell terms counted.
-    eval_their_cells: 100 in 25..=300 step 10;
-    /// Evaluation: what the side to move's strongest threat adds beyond its cells' terms,
-    /// where it is an open three...
-    eval_mover_three: 50 in -400..=1500 step 40;
+    eval_their_cells: 82 in 25..=300 step 10;
+    /// Evaluation: what the side to move's strongest threat (the class of its strongest
+    /// move: what a stone there would make) adds beyond its cells' terms, where that move
+    /// makes an open three...
+    eval_mover_three: 80 in -400..=1500 step 40;
     /// ...two open threes...
-    eval_mover_double_three: 595 in -400..=2000 step 60;
+    eval_mover_double_three: 614 in -400..=2000 step 60;
     /// ...a four...
-    eval_mover_four: 81 in -400..=1500 step 40;
+    eval_mover_four: 164 in -400..=1500 step 40;
     /// ...or a four and an open three (an open four or a five is won before the evaluation).
-    eval_mover_four_three: 793 in -400..=2500 step 60;
-    /// Evaluation: what the waiting side's strongest threat takes off, where it is an open
-    /// three...
-    eval_waiter_three: 2 in -400..=1500 step 40;
+    eval_mover_four_three: 930 in -400..=2500 step 60;
+    /// Evaluation: what the waiting side's strongest threat takes off, where its strongest
+    /// move makes an open three...
+    eval_waiter_three: 112 in -400..=1500 step 40;
     /// ...two open threes...
-    eval_waiter_double_three: 186 in -400..=2000 step 40;
-    /// ...a four (which the side to move must block)...
-    eval_waiter_four: -16 in -400..=1500 step 40;
+    eval_waiter_double_three: 157 in -400..=2000 step 40;
+    /// ...a four...
+    eval_waiter_four: -76 in -400..=1500 step 40;
     /// ...a four and an open three...
-    eval_waiter_four_three: 281 in -400..=2500 step 40;
+    eval_waiter_four_three: 302 in -400..=2500 step 40;
     /// ...or an open four.
-    eval_waiter_open_four: -16 in -400..=2500 step 40;
+    eval_waiter_open_four: -99 in -400..=2500 step 40;
 }
 
 impl Default for Params {
