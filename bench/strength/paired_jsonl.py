@@ -19,11 +19,15 @@ a, b = games(sys.argv[1], sys.argv[2]), games(sys.argv[3], sys.argv[4])
 diffs, sa, sb = [], 0.0, 0.0
 for first in range(1, max(a) + 1, 2):
     pair = [first, first + 1]
+    if any(g not in a or g not in b for g in pair):
+        sys.exit(f"game {first} or {first + 1} is missing from one of the matches")
     if any(a[g][1] or b[g][1] for g in pair):
         continue
     pa = sum(a[g][0] for g in pair); pb = sum(b[g][0] for g in pair)
     sa += pa; sb += pb; diffs.append((pb - pa) / 2)
 n = len(diffs)
+if n < 2:
+    sys.exit(f"{n} pairs kept: too few to compare")
 mean = sum(diffs) / n
 var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
 print(f"{n} pairs kept; {sys.argv[2]} {sa / (2 * n):.3f}, {sys.argv[4]} {sb / (2 * n):.3f}; "

@@ -34,7 +34,7 @@ impl Coord {
     }
 
     /// The protocol's name of kinrow's square `sq` on a board of `columns` x `rows` (a square
-    /// past the board's end is named as if the board had more rows at the top).
+    /// past the board's end, which kinrow never asks for, is put on the top row).
     pub fn of_square(sq: usize, columns: u32, rows: u32) -> Coord {
         let columns = columns.max(1) as usize;
         let rank = u32::try_from(sq / columns).unwrap_or(u32::MAX);

@@ -56,7 +56,11 @@ fn a_late_search_is_answered_by_the_session_once() {
     assert!(at <= asked + guard_after(Duration::from_millis(90), 10) + Duration::from_millis(5));
     // The search's own events wait in the channel, unread, as if its thread were late.
     std::thread::sleep(at.saturating_duration_since(Instant::now()));
+    let answering = Instant::now();
     s.deadline_passed();
+    // It answers at once from what it has, without waiting on the search's thread; the
+    // bound is loose, as the thread running this test may be held off a busy processor.
+    assert!(answering.elapsed() < Duration::from_secs(2));
     assert_eq!(s.deadline(), None, "answered");
     let early = out.lines();
     // Answered at the guard deadline, which is inside the limit (asserted above); how soon

@@ -107,9 +107,11 @@ const HAND_SET: Weights = Weights {
 
 /// What each weight multiplies in the evaluation of `b`, for the side to move; the
 /// waiting side's cells count negatively.
+///
 /// The cell features count at the shares of the cell sums in play (`eval_own_cells`,
 /// `eval_their_cells` of the compiled-in parameters), so that fitted cell weights are the
-/// ones to play at those shares.
+/// ones to play at those shares; the scale `k`, fitted to the hand-set weights, is fitted at
+/// those shares too.
 fn features(b: &Board) -> [f64; FEATURES] {
     let us = b.side();
     let them = us ^ 1;
@@ -204,6 +206,9 @@ fn free() -> [bool; FEATURES] {
         MOVER_AT + Threat::OpenFour as usize,
         MOVER_AT + Threat::Five as usize,
         WAITER_AT,
+        // The evaluation has no term for a five of the waiting side's to block: the search
+        // blocks it before it evaluates.
+        WAITER_AT + Threat::Five as usize,
     ] {
         free[fixed] = false;
     }
