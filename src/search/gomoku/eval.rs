@@ -140,17 +140,9 @@ impl CellScores {
 
 /// The strongest threat class `player` has a cell for.
 pub fn strongest(board: &Board, player: usize) -> Threat {
-    const CLASSES: [Threat; Threat::COUNT] = [
-        Threat::Five,
-        Threat::OpenFour,
-        Threat::FourThree,
-        Threat::Four,
-        Threat::DoubleThree,
-        Threat::Three,
-        Threat::None,
-    ];
-    CLASSES
+    Threat::ALL
         .into_iter()
+        .rev()
         .find(|&t| board.count(player, t) > 0)
         .unwrap_or(Threat::None)
 }

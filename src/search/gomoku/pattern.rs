@@ -280,6 +280,17 @@ impl Threat {
     /// Number of classes.
     pub const COUNT: usize = 7;
 
+    /// Every class, in the order of their numbers: weakest first.
+    pub const ALL: [Threat; Threat::COUNT] = [
+        Threat::None,
+        Threat::Three,
+        Threat::DoubleThree,
+        Threat::Four,
+        Threat::FourThree,
+        Threat::OpenFour,
+        Threat::Five,
+    ];
+
     /// The class of each combination of four patterns, by `pats[0] * 1000 + ... + pats[3]`.
     pub fn table() -> &'static [Threat] {
         static TABLE: OnceLock<Vec<Threat>> = OnceLock::new();
@@ -499,6 +510,15 @@ mod tests {
         for (line, want_free, want_exact) in cases {
             assert_eq!(free.get(parse(line), 0), want_free, "freestyle {line}");
             assert_eq!(exact.get(parse(line), 0), want_exact, "exact {line}");
+        }
+    }
+
+    /// `Threat::ALL` lists the classes in the order of their numbers, which the arrays
+    /// indexed by class and the search for the strongest class rely on.
+    #[test]
+    fn classes_are_numbered_in_order() {
+        for (i, t) in Threat::ALL.iter().enumerate() {
+            assert_eq!(*t as usize, i);
         }
     }
 

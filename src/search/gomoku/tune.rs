@@ -69,22 +69,11 @@ fn played() -> Weights {
     Weights {
         to_move: CELL_WEIGHTS.to_move,
         waiting: CELL_WEIGHTS.waiting,
-        mover: CLASSES.map(|t| mover_term(&p, t)),
-        waiter: CLASSES.map(|t| waiter_term(&p, t)),
+        mover: Threat::ALL.map(|t| mover_term(&p, t)),
+        waiter: Threat::ALL.map(|t| waiter_term(&p, t)),
         tempo: p.eval_tempo,
     }
 }
-
-/// The threat classes in the order of their numbers.
-const CLASSES: [Threat; Threat::COUNT] = [
-    Threat::None,
-    Threat::Three,
-    Threat::DoubleThree,
-    Threat::Four,
-    Threat::FourThree,
-    Threat::OpenFour,
-    Threat::Five,
-];
 
 /// The weights set by hand before the fit, with the cells of both sides alike: the fit's
 /// scale is fitted to them, so that the fitted weights keep their units (the search's
@@ -699,14 +688,6 @@ mod tests {
             // The evaluation drops the fraction of each share of a cell sum.
             let error = linear - f64::from(evaluate(&board, &Params::DEFAULT));
             assert!(error.abs() < 2.0, "{linear} {error}");
-        }
-    }
-
-    /// The classes of the fit's arrays are in the order of their numbers.
-    #[test]
-    fn classes_are_numbered_in_order() {
-        for (i, t) in CLASSES.iter().enumerate() {
-            assert_eq!(*t as usize, i);
         }
     }
 
