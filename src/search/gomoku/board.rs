@@ -183,7 +183,7 @@ pub struct Board {
     /// The cells of the board, in square order.
     board_cells: Vec<Cell>,
     table: &'static PatternTable,
-    terms: &'static CellScores,
+    terms: Arc<CellScores>,
     /// Under renju, what the forbidden-move check needs.
     renju: Option<Renju>,
 }
@@ -198,29 +198,41 @@ struct Renju {
 
 impl Board {
     /// The board of `pos` under its own rule: freestyle, exact five, or renju (black exact,
-    /// with its forbidden moves; white freestyle). Its sides must be at most [`MAX_SIDE`].
+    /// with its forbidden moves; white freestyle), with the compiled-in evaluation terms. Its
+    /// sides must be at most [`MAX_SIDE`].
     pub fn of(pos: &Position) -> Board {
+        Board::scored(pos, CellScores::shared())
+    }
+
+    /// [`Board::of`] with the evaluation terms `terms`.
+    pub fn scored(pos: &Position, terms: Arc<CellScores>) -> Board {
         match pos.geometry().rule() {
             Rule::Renju => Board::build(
                 pos,
                 PatternTable::shared_by_player([LineRule::Exact, LineRule::Freestyle]),
+                terms,
                 Some(Renju {
                     tables: Arc::clone(pos.tables()),
                     stones: [Bits::default(); 2],
                 }),
             ),
-            Rule::Exact => Board::new(pos, LineRule::Exact),
-            _ => Board::new(pos, LineRule::Freestyle),
+            Rule::Exact => Board::build(pos, PatternTable::shared(LineRule::Exact), terms, None),
+            _ => Board::build(pos, PatternTable::shared(LineRule::Freestyle), terms, None),
         }
     }
 
-    /// The board of `pos` with both players under `rule` (no forbidden moves), whose sides
-    /// must be at most [`MAX_SIDE`].
+    /// The board of `pos` with both players under `rule` (no forbidden moves) and the
+    /// compiled-in evaluation terms, whose sides must be at most [`MAX_SIDE`].
     pub fn new(pos: &Position, rule: LineRule) -> Board {
-        Board::build(pos, PatternTable::shared(rule), None)
+        Board::build(pos, PatternTable::shared(rule), CellScores::shared(), None)
     }
 
-    fn build(pos: &Position, table: &'static PatternTable, renju: Option<Renju>) -> Board {
+    fn build(
+        pos: &Position,
+        table: &'static PatternTable,
+        terms: Arc<CellScores>,
+        renju: Option<Renju>,
+    ) -> Board {
         let g = pos.geometry();
         let (columns, rows) = (g.columns(), g.rows());
         let mut cells = Box::new([WALL as u8; CELLS]);
@@ -262,7 +274,7 @@ impl Board {
             side: 0,
             board_cells,
             table,
-            terms: CellScores::shared(),
+            terms,
             renju,
         };
         // The lines of the empty board, then every cell's patterns.

@@ -7,7 +7,7 @@
 use super::board::Board;
 use super::params::Params;
 use super::pattern::{Pattern, Threat};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The weights of a cell's term: what a stone there would make of its lines.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,20 +35,62 @@ pub struct CellWeights {
     pub waiting: Cells,
 }
 
-/// The cell weights the engine plays with, fitted to Rapfi's evaluations of positions of
-/// real games (see the `tune` test module and `bench/tune/label.py`).
-pub const CELL_WEIGHTS: CellWeights = CellWeights {
-    to_move: Cells {
-        pattern: [0, -1, -3, 10, 21, 50, 81, 152, 78, 185],
-        threat: [0, 63, 101, 83, 229, 257, 485],
-        crossing: 30,
-    },
-    waiting: Cells {
-        pattern: [0, -3, -3, 11, 18, 44, 82, 160, 105, 200],
-        threat: [0, 53, 102, 80, 227, 284, 500],
-        crossing: 36,
-    },
-};
+impl CellWeights {
+    /// The cell weights of the parameters `p` (`cell_move_*`, `cell_wait_*`). A line where
+    /// the stone makes nothing and a cell of no threat are the zero the others count from.
+    pub fn of(p: &Params) -> CellWeights {
+        CellWeights {
+            to_move: Cells {
+                pattern: [
+                    0,
+                    p.cell_move_closed_one,
+                    p.cell_move_open_one,
+                    p.cell_move_closed_two,
+                    p.cell_move_open_two,
+                    p.cell_move_closed_three,
+                    p.cell_move_open_three,
+                    p.cell_move_four,
+                    p.cell_move_open_four,
+                    p.cell_move_five,
+                ],
+                threat: [
+                    0,
+                    p.cell_move_threat_three,
+                    p.cell_move_threat_double_three,
+                    p.cell_move_threat_four,
+                    p.cell_move_threat_four_three,
+                    p.cell_move_threat_open_four,
+                    p.cell_move_threat_five,
+                ],
+                crossing: p.cell_move_crossing,
+            },
+            waiting: Cells {
+                pattern: [
+                    0,
+                    p.cell_wait_closed_one,
+                    p.cell_wait_open_one,
+                    p.cell_wait_closed_two,
+                    p.cell_wait_open_two,
+                    p.cell_wait_closed_three,
+                    p.cell_wait_open_three,
+                    p.cell_wait_four,
+                    p.cell_wait_open_four,
+                    p.cell_wait_five,
+                ],
+                threat: [
+                    0,
+                    p.cell_wait_threat_three,
+                    p.cell_wait_threat_double_three,
+                    p.cell_wait_threat_four,
+                    p.cell_wait_threat_four_three,
+                    p.cell_wait_threat_open_four,
+                    p.cell_wait_threat_five,
+                ],
+                crossing: p.cell_wait_crossing,
+            },
+        }
+    }
+}
 
 /// What the side to move's strongest threat `t` is worth beyond its cells' terms: it moves
 /// first, so a double three or a four with a three is near a win.
@@ -108,26 +150,47 @@ pub struct Term {
 }
 
 /// The evaluation terms of cells, by their line patterns.
+#[derive(Debug)]
 pub struct CellScores {
+    /// The weights the terms were made of.
+    weights: CellWeights,
     /// By [`Threat::index`] of the four patterns.
     terms: Vec<Term>,
 }
 
 impl CellScores {
-    /// The shared terms.
-    pub fn shared() -> &'static CellScores {
-        static SCORES: OnceLock<CellScores> = OnceLock::new();
-        SCORES.get_or_init(|| {
-            let threats = Threat::table();
-            let terms = (0..threats.len())
-                .map(|i| Term {
-                    score: CELL_WEIGHTS.to_move.term(Threat::patterns(i), threats[i]),
-                    wait: CELL_WEIGHTS.waiting.term(Threat::patterns(i), threats[i]),
-                    threat: threats[i],
-                })
-                .collect();
-            CellScores { terms }
-        })
+    /// The terms of the cell weights `weights`.
+    pub fn of(weights: CellWeights) -> CellScores {
+        let threats = Threat::table();
+        let terms = (0..threats.len())
+            .map(|i| Term {
+                score: weights.to_move.term(Threat::patterns(i), threats[i]),
+                wait: weights.waiting.term(Threat::patterns(i), threats[i]),
+                threat: threats[i],
+            })
+            .collect();
+        CellScores { weights, terms }
+    }
+
+    /// The terms of the compiled-in parameters, built once per process.
+    pub fn shared() -> Arc<CellScores> {
+        static SCORES: OnceLock<Arc<CellScores>> = OnceLock::new();
+        Arc::clone(
+            SCORES.get_or_init(|| Arc::new(CellScores::of(CellWeights::of(&Params::DEFAULT)))),
+        )
+    }
+
+    /// The terms of the parameters `p`: `current` if it was made of the same cell weights,
+    /// else new ones (a search reuses its table until its parameters change).
+    pub fn for_params(current: &Arc<CellScores>, p: &Params) -> Arc<CellScores> {
+        let weights = CellWeights::of(p);
+        if current.weights == weights {
+            Arc::clone(current)
+        } else if weights == CellWeights::of(&Params::DEFAULT) {
+            CellScores::shared()
+        } else {
+            Arc::new(CellScores::of(weights))
+        }
     }
 
     /// The term and threat class of a cell whose four patterns have the [`Threat::index`]
@@ -165,5 +228,69 @@ fn share(value: i32, percent: i32) -> i32 {
         value
     } else {
         (i64::from(value) * i64::from(percent) / 100) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Position, Square, Tables};
+
+    fn position(moves: &str) -> Position {
+        let g = Geometry::new(15, 15, 5).expect("15x15");
+        let sqs: Vec<Square> = moves
+            .split_whitespace()
+            .map(|m| g.square_named(m).expect("a square"))
+            .collect();
+        Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
+    }
+
+    #[test]
+    fn the_cell_weights_are_the_parameters() {
+        let pos = position("h8 i9 h9 h10 g8 g9 j9");
+        let mut p = Params::DEFAULT;
+        p.cell_move_open_two += 100;
+        p.cell_wait_closed_three -= 40;
+        let default = Board::of(&pos);
+        let changed = Board::scored(&pos, CellScores::for_params(&CellScores::shared(), &p));
+        for player in 0..2 {
+            let lines = |pattern: Pattern| -> i32 {
+                let mut n = 0;
+                for &c in default
+                    .board_cells()
+                    .iter()
+                    .filter(|&&c| default.is_empty(c))
+                {
+                    n += (0..4)
+                        .filter(|&d| default.pattern(c, player, d) == pattern)
+                        .count() as i32;
+                }
+                n
+            };
+            let (open_twos, closed_threes) = (lines(Pattern::OpenTwo), lines(Pattern::ClosedThree));
+            assert!(open_twos > 0 && closed_threes > 0);
+            assert_eq!(changed.sum(player) - default.sum(player), 100 * open_twos);
+            assert_eq!(
+                changed.wait_sum(player) - default.wait_sum(player),
+                -40 * closed_threes
+            );
+        }
+        assert_ne!(evaluate(&changed, &p), evaluate(&default, &p));
+    }
+
+    #[test]
+    fn a_table_is_made_again_only_for_other_cell_weights() {
+        let shared = CellScores::shared();
+        let same = CellScores::for_params(&shared, &Params::DEFAULT);
+        assert!(Arc::ptr_eq(&shared, &same));
+        let mut p = Params::DEFAULT;
+        p.eval_tempo += 1;
+        assert!(Arc::ptr_eq(&shared, &CellScores::for_params(&shared, &p)));
+        p.cell_wait_crossing += 1;
+        let other = CellScores::for_params(&shared, &p);
+        assert!(!Arc::ptr_eq(&shared, &other));
+        assert!(Arc::ptr_eq(&other, &CellScores::for_params(&other, &p)));
+        let back = CellScores::for_params(&other, &Params::DEFAULT);
+        assert!(Arc::ptr_eq(&shared, &back));
     }
 }

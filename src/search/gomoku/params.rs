@@ -11,7 +11,9 @@
 //! `results/gomoku-search-2026-11-28/verify/` found best, `quiet_plies`'s the value that
 //! scored best in the matches against Rapfi of `results/gomoku-search-2026-11-29/`, and the
 //! evaluation's `eval_*` the values `kinrow tune spsa` reached against Rapfi at depth 12
-//! (`results/tune/rapfi-d12-eval/`, from the values fitted with the cell weights).
+//! (`results/tune/rapfi-d12-eval/`, from the values fitted with the cell weights), and the
+//! cell weights `cell_move_*` and `cell_wait_*` the values fitted to Rapfi's evaluations of
+//! positions (`examples/fit_weights.rs`).
 //! `docs/gomoku-search.md` says what they were measured worth.
 
 use thiserror::Error;
@@ -242,6 +244,78 @@ params! {
     eval_waiter_four_three: 302 in -400..=2500 step 40;
     /// ...or an open four.
     eval_waiter_open_four: -99 in -400..=2500 step 40;
+    /// Evaluation, the cell terms of the side to move (what a stone on an empty cell would make of
+    /// its lines, summed over the board's empty cells): what a line through the cell is worth
+    /// where the stone makes a closed one (one stone short of a closed two) of it...
+    cell_move_closed_one: -1 in -200..=1000 step 2;
+    /// ...an open one...
+    cell_move_open_one: -3 in -200..=1000 step 2;
+    /// ...a closed two...
+    cell_move_closed_two: 10 in -200..=1000 step 3;
+    /// ...an open two...
+    cell_move_open_two: 21 in -200..=1000 step 4;
+    /// ...a closed three (a four to make)...
+    cell_move_closed_three: 50 in -200..=1000 step 8;
+    /// ...an open three (an open four to make)...
+    cell_move_open_three: 81 in -200..=1000 step 12;
+    /// ...a four (a five to make)...
+    cell_move_four: 152 in -200..=1000 step 15;
+    /// ...an open four...
+    cell_move_open_four: 78 in -200..=1000 step 15;
+    /// ...or a five (a line where it makes nothing is worth 0).
+    cell_move_five: 185 in -200..=1000 step 20;
+    /// Evaluation, the cell terms of the side to move: what a cell adds beyond its lines where the
+    /// stone's threat class (all four lines together) is an open three...
+    cell_move_threat_three: 63 in -500..=2000 step 25;
+    /// ...two open threes...
+    cell_move_threat_double_three: 101 in -500..=2000 step 25;
+    /// ...a four...
+    cell_move_threat_four: 83 in -500..=2000 step 25;
+    /// ...a four and an open three...
+    cell_move_threat_four_three: 229 in -500..=2000 step 25;
+    /// ...an open four (or two fours)...
+    cell_move_threat_open_four: 257 in -500..=2000 step 25;
+    /// ...or a five (a cell of no threat adds 0).
+    cell_move_threat_five: 485 in -500..=2000 step 25;
+    /// Evaluation, the cell terms of the side to move: what a crossing adds, a cell where two lines
+    /// could each become an open three (the makings of a double threat).
+    cell_move_crossing: 30 in -200..=500 step 6;
+    /// Evaluation, the cell terms of the side that waits (what a stone on an empty cell would make of
+    /// its lines, summed over the board's empty cells): what a line through the cell is worth
+    /// where the stone makes a closed one (one stone short of a closed two) of it...
+    cell_wait_closed_one: -3 in -200..=1000 step 2;
+    /// ...an open one...
+    cell_wait_open_one: -3 in -200..=1000 step 2;
+    /// ...a closed two...
+    cell_wait_closed_two: 11 in -200..=1000 step 3;
+    /// ...an open two...
+    cell_wait_open_two: 18 in -200..=1000 step 4;
+    /// ...a closed three (a four to make)...
+    cell_wait_closed_three: 44 in -200..=1000 step 8;
+    /// ...an open three (an open four to make)...
+    cell_wait_open_three: 82 in -200..=1000 step 12;
+    /// ...a four (a five to make)...
+    cell_wait_four: 160 in -200..=1000 step 15;
+    /// ...an open four...
+    cell_wait_open_four: 105 in -200..=1000 step 15;
+    /// ...or a five (a line where it makes nothing is worth 0).
+    cell_wait_five: 200 in -200..=1000 step 20;
+    /// Evaluation, the cell terms of the side that waits: what a cell adds beyond its lines where the
+    /// stone's threat class (all four lines together) is an open three...
+    cell_wait_threat_three: 53 in -500..=2000 step 25;
+    /// ...two open threes...
+    cell_wait_threat_double_three: 102 in -500..=2000 step 25;
+    /// ...a four...
+    cell_wait_threat_four: 80 in -500..=2000 step 25;
+    /// ...a four and an open three...
+    cell_wait_threat_four_three: 227 in -500..=2000 step 25;
+    /// ...an open four (or two fours)...
+    cell_wait_threat_open_four: 284 in -500..=2000 step 25;
+    /// ...or a five (a cell of no threat adds 0).
+    cell_wait_threat_five: 500 in -500..=2000 step 25;
+    /// Evaluation, the cell terms of the side that waits: what a crossing adds, a cell where two lines
+    /// could each become an open three (the makings of a double threat).
+    cell_wait_crossing: 36 in -200..=500 step 6;
 }
 
 impl Default for Params {

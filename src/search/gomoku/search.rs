@@ -5,6 +5,7 @@
 //! and renju).
 
 use super::board::{Board, CELLS, Cell};
+use super::eval::CellScores;
 use super::movegen::{Kind, Marks};
 use super::params::Params;
 use super::pattern::Threat;
@@ -38,6 +39,8 @@ pub struct Engine {
     pub(super) flushed: u64,
     /// The tunable numbers of the current search.
     pub(super) params: Params,
+    /// The evaluation terms of cells made of `params`' cell weights.
+    pub(super) scores: Arc<CellScores>,
     pub(super) history: Vec<[i32; 2]>,
     /// The move that last cut a node after each cell's stone, for each player to move.
     pub(super) counters: Vec<[Option<Cell>; 2]>,
@@ -118,6 +121,7 @@ impl Engine {
             pool: None,
             flushed: 0,
             params: Params::DEFAULT,
+            scores: CellScores::shared(),
             history: vec![[0; 2]; CELLS],
             counters: vec![[None; 2]; CELLS],
             killers: vec![[None; 2]; plies],
@@ -245,6 +249,7 @@ impl Engine {
             limits.hard_time().and_then(|d| start.checked_add(d)),
         );
         self.params = settings.params;
+        self.scores = CellScores::for_params(&self.scores, &self.params);
         let rule = root.geometry().rule();
         if self.rule.is_some_and(|r| r != rule) {
             self.clear();
@@ -257,7 +262,7 @@ impl Engine {
                 *h = *h / 100 * keep + *h % 100 * keep / 100;
             }
         }
-        let mut b = Board::of(root);
+        let mut b = Board::scored(root, Arc::clone(&self.scores));
         let us = b.side();
         let them = us ^ 1;
         // UCI's `searchmoves`: the root moves the caller allows, if it restricted them to

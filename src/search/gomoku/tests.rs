@@ -387,3 +387,22 @@ fn every_parameter_at_either_end_of_its_range_still_plays() {
         }
     }
 }
+
+#[test]
+fn the_search_evaluates_with_the_cell_weights_of_its_parameters() {
+    let quiet = position("f5 k10 k8 i5 f11", false);
+    let values = |params: Params| -> Vec<i32> {
+        let ((_, its), _) = run_with(&quiet, nodes(20_000), 1, 1, params);
+        its.iter()
+            .filter_map(|i| match i.value {
+                Value::Heuristic(s) => Some(s),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut p = Params::DEFAULT;
+    p.cell_move_open_two += 200;
+    let (default, changed) = (values(Params::DEFAULT), values(p));
+    assert!(!default.is_empty());
+    assert_ne!(default, changed);
+}

@@ -20,7 +20,7 @@
 //! black first, as written by `bench/tune/label.py`.
 
 use super::board::{Board, MAX_SIDE};
-use super::eval::{CELL_WEIGHTS, Cells, is_crossing, mover_term, strongest, waiter_term};
+use super::eval::{CellWeights, Cells, is_crossing, mover_term, strongest, waiter_term};
 use super::params::Params;
 use super::pattern::{LineRule, Threat};
 use super::search::Engine;
@@ -66,9 +66,10 @@ pub struct Weights {
 /// The evaluation the engine plays with by default, in the fit's form.
 fn played() -> Weights {
     let p = Params::DEFAULT;
+    let cells = CellWeights::of(&p);
     Weights {
-        to_move: CELL_WEIGHTS.to_move,
-        waiting: CELL_WEIGHTS.waiting,
+        to_move: cells.to_move,
+        waiting: cells.waiting,
         mover: Threat::ALL.map(|t| mover_term(&p, t)),
         waiter: Threat::ALL.map(|t| waiter_term(&p, t)),
         tempo: p.eval_tempo,
