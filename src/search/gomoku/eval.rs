@@ -7,6 +7,7 @@
 use super::board::Board;
 use super::params::Params;
 use super::pattern::{Pattern, Threat};
+use crate::eval::EVAL_LIMIT;
 use std::sync::{Arc, OnceLock};
 
 /// The weights of a cell's term: what a stone there would make of its lines.
@@ -22,15 +23,15 @@ pub struct Cells {
 }
 
 /// The cell weights of the evaluation: what an empty cell is worth to the side to move and
-/// to the side that waits. The terms for the whole position (what each side's strongest
-/// threat adds, and the tempo) are search parameters ([`Params`]`::eval_*`), so that
-/// `kinrow tune` can tune them.
+/// to the side that waits, made of the search parameters `cell_move_*` and `cell_wait_*`
+/// ([`CellWeights::of`]) as the terms for the whole position are `eval_*`, so that `kinrow
+/// tune` can tune them all.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CellWeights {
     /// The cell terms of the side to move.
     pub to_move: Cells,
-    /// The cell terms of the side that waits, fitted apart: its fours weigh more than the
-    /// mover's (they must be answered at once), its threes and twos less (the mover plays
+    /// The cell terms of the side that waits, apart from the mover's: its fours are worth
+    /// more (they must be answered at once), its threes and twos less (the mover plays
     /// first).
     pub waiting: Cells,
 }
@@ -211,15 +212,17 @@ pub fn strongest(board: &Board, player: usize) -> Threat {
 }
 
 /// The value of `board` for the side to move, in centipawn-like units, under the
-/// evaluation parameters of `p`.
+/// evaluation parameters of `p`: always below [`EVAL_LIMIT`] either way.
 pub fn evaluate(board: &Board, p: &Params) -> i32 {
     let us = board.side();
     let them = us ^ 1;
     // The shares are percentages; at 100 the sums count as they are, with no rounding.
     let own = share(board.sum(us), p.eval_own_cells);
     let theirs = share(board.wait_sum(them), p.eval_their_cells);
-    own - theirs + p.eval_tempo + mover_term(p, strongest(board, us))
-        - waiter_term(p, strongest(board, them))
+    let value = own - theirs + p.eval_tempo + mover_term(p, strongest(board, us))
+        - waiter_term(p, strongest(board, them));
+    // Weights at the ends of their ranges can sum past the values that mean a won game.
+    value.clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
 }
 
 /// `percent` percent of `value`, exact at 100.
@@ -276,6 +279,72 @@ mod tests {
             );
         }
         assert_ne!(evaluate(&changed, &p), evaluate(&default, &p));
+    }
+
+    /// Every slot of the cell weights, in one list.
+    fn slots(w: &CellWeights) -> Vec<i32> {
+        [&w.to_move, &w.waiting]
+            .iter()
+            .flat_map(|c| {
+                c.pattern
+                    .iter()
+                    .chain(c.threat.iter())
+                    .chain(std::iter::once(&c.crossing))
+                    .copied()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_cell_parameter_is_one_slot_of_the_weights() {
+        let default = slots(&CellWeights::of(&Params::DEFAULT));
+        let mut seen = Vec::new();
+        for spec in Params::SPECS.iter().filter(|s| s.name.starts_with("cell_")) {
+            let mut p = Params::DEFAULT;
+            let value = if spec.default < spec.max {
+                spec.default + 1
+            } else {
+                spec.default - 1
+            };
+            p.set(spec.name, value.into()).expect("in range");
+            let changed: Vec<usize> = slots(&CellWeights::of(&p))
+                .iter()
+                .zip(&default)
+                .enumerate()
+                .filter(|(_, (a, b))| a != b)
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(changed.len(), 1, "{}", spec.name);
+            assert!(!seen.contains(&changed[0]), "{}", spec.name);
+            seen.push(changed[0]);
+        }
+        // Every slot but the zeros (a line of nothing, a cell of no threat) has its parameter.
+        assert_eq!(seen.len(), default.len() - 4);
+    }
+
+    #[test]
+    fn weights_at_the_ends_of_their_ranges_never_read_as_a_won_game() {
+        let g = Geometry::new(20, 20, 5).expect("20x20");
+        let pos = Position::from_moves(Tables::new(g), &[g.square_named("j10").expect("j10")])
+            .expect("a legal move");
+        // The largest cell weights, with one side's sum counted at its largest share and the
+        // other's at its smallest.
+        for own_largest in [true, false] {
+            let mut p = Params::DEFAULT;
+            for spec in Params::SPECS.iter().filter(|s| s.name.starts_with("cell_")) {
+                p.set(spec.name, spec.max.into()).expect("in range");
+            }
+            let (own, theirs) = (
+                Params::spec("eval_own_cells"),
+                Params::spec("eval_their_cells"),
+            );
+            let (own, theirs) = (own.expect("a parameter"), theirs.expect("a parameter"));
+            p.eval_own_cells = if own_largest { own.max } else { own.min };
+            p.eval_their_cells = if own_largest { theirs.min } else { theirs.max };
+            let board = Board::scored(&pos, CellScores::for_params(&CellScores::shared(), &p));
+            let value = evaluate(&board, &p);
+            assert!(value.abs() < EVAL_LIMIT, "{value}");
+        }
     }
 
     #[test]

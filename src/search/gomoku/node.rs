@@ -10,7 +10,6 @@ use super::params::Params;
 use super::pattern::{Pattern, Threat};
 use super::search::Engine;
 use super::tt::Bound;
-use crate::eval::EVAL_LIMIT;
 use crate::search::killers::remember_killer;
 use crate::search::value::{INF, MATE, MATE_BOUND, from_table, to_table};
 
@@ -180,8 +179,7 @@ impl Engine {
         // Stand pat: where the opponent has no open three, a static value at beta or above
         // ends the leaf whatever our fours would add (a win by them would only raise it),
         // unless the opponent has fours that might win.
-        let stand = (!open_three)
-            .then(|| evaluate(b, &self.params).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1));
+        let stand = (!open_three).then(|| evaluate(b, &self.params));
         let cut = stand.is_some_and(|s| s >= beta);
         if cut && b.fours(them) == 0 {
             return Some(stand.unwrap_or(beta));
@@ -197,11 +195,7 @@ impl Engine {
         if noisy {
             return None;
         }
-        Some(
-            stand.unwrap_or_else(|| {
-                evaluate(b, &self.params).clamp(-(EVAL_LIMIT - 1), EVAL_LIMIT - 1)
-            }),
-        )
+        Some(stand.unwrap_or_else(|| evaluate(b, &self.params)))
     }
 
     /// What the table knows of the node with key `key`: a score that settles it at `depth`

@@ -244,9 +244,9 @@ params! {
     eval_waiter_four_three: 302 in -400..=2500 step 40;
     /// ...or an open four.
     eval_waiter_open_four: -99 in -400..=2500 step 40;
-    /// Evaluation, the cell terms of the side to move (what a stone on an empty cell would make of
-    /// its lines, summed over the board's empty cells): what a line through the cell is worth
-    /// where the stone makes a closed one (one stone short of a closed two) of it...
+    /// Evaluation, the cell terms of the side to move (what a stone on an empty cell would
+    /// make of its lines, summed over the board's empty cells): what a line through the cell
+    /// is worth where the stone makes a closed one (one stone short of a closed two) of it...
     cell_move_closed_one: -1 in -200..=1000 step 2;
     /// ...an open one...
     cell_move_open_one: -3 in -200..=1000 step 2;
@@ -264,8 +264,8 @@ params! {
     cell_move_open_four: 78 in -200..=1000 step 15;
     /// ...or a five (a line where it makes nothing is worth 0).
     cell_move_five: 185 in -200..=1000 step 20;
-    /// Evaluation, the cell terms of the side to move: what a cell adds beyond its lines where the
-    /// stone's threat class (all four lines together) is an open three...
+    /// Evaluation, the cell terms of the side to move: what a cell adds beyond its lines
+    /// where the stone's threat class (all four lines together) is an open three...
     cell_move_threat_three: 63 in -500..=2000 step 25;
     /// ...two open threes...
     cell_move_threat_double_three: 101 in -500..=2000 step 25;
@@ -277,12 +277,12 @@ params! {
     cell_move_threat_open_four: 257 in -500..=2000 step 25;
     /// ...or a five (a cell of no threat adds 0).
     cell_move_threat_five: 485 in -500..=2000 step 25;
-    /// Evaluation, the cell terms of the side to move: what a crossing adds, a cell where two lines
-    /// could each become an open three (the makings of a double threat).
+    /// Evaluation, the cell terms of the side to move: what a crossing adds, a cell where
+    /// two lines could each become an open three (the makings of a double threat).
     cell_move_crossing: 30 in -200..=500 step 6;
-    /// Evaluation, the cell terms of the side that waits (what a stone on an empty cell would make of
-    /// its lines, summed over the board's empty cells): what a line through the cell is worth
-    /// where the stone makes a closed one (one stone short of a closed two) of it...
+    /// Evaluation, the cell terms of the side that waits (what a stone on an empty cell would
+    /// make of its lines, summed over the board's empty cells): what a line through the cell
+    /// is worth where the stone makes a closed one (one stone short of a closed two) of it...
     cell_wait_closed_one: -3 in -200..=1000 step 2;
     /// ...an open one...
     cell_wait_open_one: -3 in -200..=1000 step 2;
@@ -300,8 +300,8 @@ params! {
     cell_wait_open_four: 105 in -200..=1000 step 15;
     /// ...or a five (a line where it makes nothing is worth 0).
     cell_wait_five: 200 in -200..=1000 step 20;
-    /// Evaluation, the cell terms of the side that waits: what a cell adds beyond its lines where the
-    /// stone's threat class (all four lines together) is an open three...
+    /// Evaluation, the cell terms of the side that waits: what a cell adds beyond its lines
+    /// where the stone's threat class (all four lines together) is an open three...
     cell_wait_threat_three: 53 in -500..=2000 step 25;
     /// ...two open threes...
     cell_wait_threat_double_three: 102 in -500..=2000 step 25;
@@ -313,8 +313,8 @@ params! {
     cell_wait_threat_open_four: 284 in -500..=2000 step 25;
     /// ...or a five (a cell of no threat adds 0).
     cell_wait_threat_five: 500 in -500..=2000 step 25;
-    /// Evaluation, the cell terms of the side that waits: what a crossing adds, a cell where two lines
-    /// could each become an open three (the makings of a double threat).
+    /// Evaluation, the cell terms of the side that waits: what a crossing adds, a cell where
+    /// two lines could each become an open three (the makings of a double threat).
     cell_wait_crossing: 36 in -200..=500 step 6;
 }
 
