@@ -10,6 +10,8 @@ def games(path, name):
     out = {}
     for line in open(path):
         g = json.loads(line)
+        if name not in (g['x'], g['o']):
+            sys.exit(f"{path}: game {g['game']} is {g['x']} against {g['o']}, not {name}'s")
         me = 'x' if g['x'] == name else 'o'
         pts = 1.0 if g['winner'] == me else 0.5 if g['result'] == '1/2-1/2' else 0.0
         out[g['game']] = (pts, g['reason'] == 'refused')

@@ -247,75 +247,75 @@ params! {
     /// Evaluation, the cell terms of the side to move (what a stone on an empty cell would
     /// make of its lines, summed over the board's empty cells): what a line through the cell
     /// is worth where the stone makes a closed one (one stone short of a closed two) of it...
-    cell_move_closed_one: -1 in -200..=1000 step 2;
+    cell_move_closed_one: -1 in -200..=1000 step 1;
     /// ...an open one...
-    cell_move_open_one: -3 in -200..=1000 step 2;
+    cell_move_open_one: -3 in -200..=1000 step 1;
     /// ...a closed two...
-    cell_move_closed_two: 10 in -200..=1000 step 3;
+    cell_move_closed_two: 10 in -200..=1000 step 2;
     /// ...an open two...
-    cell_move_open_two: 21 in -200..=1000 step 4;
+    cell_move_open_two: 21 in -200..=1000 step 2;
     /// ...a closed three (a four to make)...
-    cell_move_closed_three: 50 in -200..=1000 step 8;
+    cell_move_closed_three: 50 in -200..=1000 step 4;
     /// ...an open three (an open four to make)...
-    cell_move_open_three: 81 in -200..=1000 step 12;
+    cell_move_open_three: 81 in -200..=1000 step 6;
     /// ...a four (a five to make)...
-    cell_move_four: 152 in -200..=1000 step 15;
+    cell_move_four: 152 in -200..=1000 step 8;
     /// ...an open four...
-    cell_move_open_four: 78 in -200..=1000 step 15;
+    cell_move_open_four: 78 in -200..=1000 step 8;
     /// ...or a five (a line where it makes nothing is worth 0).
-    cell_move_five: 185 in -200..=1000 step 20;
+    cell_move_five: 185 in -200..=1000 step 10;
     /// Evaluation, the cell terms of the side to move: what a cell adds beyond its lines
     /// where the stone's threat class (all four lines together) is an open three...
-    cell_move_threat_three: 63 in -500..=2000 step 25;
+    cell_move_threat_three: 63 in -500..=2000 step 12;
     /// ...two open threes...
-    cell_move_threat_double_three: 101 in -500..=2000 step 25;
+    cell_move_threat_double_three: 101 in -500..=2000 step 12;
     /// ...a four...
-    cell_move_threat_four: 83 in -500..=2000 step 25;
+    cell_move_threat_four: 83 in -500..=2000 step 12;
     /// ...a four and an open three...
-    cell_move_threat_four_three: 229 in -500..=2000 step 25;
+    cell_move_threat_four_three: 229 in -500..=2000 step 12;
     /// ...an open four (or two fours)...
-    cell_move_threat_open_four: 257 in -500..=2000 step 25;
+    cell_move_threat_open_four: 257 in -500..=2000 step 12;
     /// ...or a five (a cell of no threat adds 0).
-    cell_move_threat_five: 485 in -500..=2000 step 25;
+    cell_move_threat_five: 485 in -500..=2000 step 12;
     /// Evaluation, the cell terms of the side to move: what a crossing adds, a cell where
     /// two lines could each become an open three (the makings of a double threat).
-    cell_move_crossing: 30 in -200..=500 step 6;
+    cell_move_crossing: 30 in -200..=500 step 3;
     /// Evaluation, the cell terms of the side that waits (what a stone on an empty cell would
     /// make of its lines, summed over the board's empty cells): what a line through the cell
     /// is worth where the stone makes a closed one (one stone short of a closed two) of it...
-    cell_wait_closed_one: -3 in -200..=1000 step 2;
+    cell_wait_closed_one: -3 in -200..=1000 step 1;
     /// ...an open one...
-    cell_wait_open_one: -3 in -200..=1000 step 2;
+    cell_wait_open_one: -3 in -200..=1000 step 1;
     /// ...a closed two...
-    cell_wait_closed_two: 11 in -200..=1000 step 3;
+    cell_wait_closed_two: 11 in -200..=1000 step 2;
     /// ...an open two...
-    cell_wait_open_two: 18 in -200..=1000 step 4;
+    cell_wait_open_two: 18 in -200..=1000 step 2;
     /// ...a closed three (a four to make)...
-    cell_wait_closed_three: 44 in -200..=1000 step 8;
+    cell_wait_closed_three: 44 in -200..=1000 step 4;
     /// ...an open three (an open four to make)...
-    cell_wait_open_three: 82 in -200..=1000 step 12;
+    cell_wait_open_three: 82 in -200..=1000 step 6;
     /// ...a four (a five to make)...
-    cell_wait_four: 160 in -200..=1000 step 15;
+    cell_wait_four: 160 in -200..=1000 step 8;
     /// ...an open four...
-    cell_wait_open_four: 105 in -200..=1000 step 15;
+    cell_wait_open_four: 105 in -200..=1000 step 8;
     /// ...or a five (a line where it makes nothing is worth 0).
-    cell_wait_five: 200 in -200..=1000 step 20;
+    cell_wait_five: 200 in -200..=1000 step 10;
     /// Evaluation, the cell terms of the side that waits: what a cell adds beyond its lines
     /// where the stone's threat class (all four lines together) is an open three...
-    cell_wait_threat_three: 53 in -500..=2000 step 25;
+    cell_wait_threat_three: 53 in -500..=2000 step 12;
     /// ...two open threes...
-    cell_wait_threat_double_three: 102 in -500..=2000 step 25;
+    cell_wait_threat_double_three: 102 in -500..=2000 step 12;
     /// ...a four...
-    cell_wait_threat_four: 80 in -500..=2000 step 25;
+    cell_wait_threat_four: 80 in -500..=2000 step 12;
     /// ...a four and an open three...
-    cell_wait_threat_four_three: 227 in -500..=2000 step 25;
+    cell_wait_threat_four_three: 227 in -500..=2000 step 12;
     /// ...an open four (or two fours)...
-    cell_wait_threat_open_four: 284 in -500..=2000 step 25;
+    cell_wait_threat_open_four: 284 in -500..=2000 step 12;
     /// ...or a five (a cell of no threat adds 0).
-    cell_wait_threat_five: 500 in -500..=2000 step 25;
+    cell_wait_threat_five: 500 in -500..=2000 step 12;
     /// Evaluation, the cell terms of the side that waits: what a crossing adds, a cell where
     /// two lines could each become an open three (the makings of a double threat).
-    cell_wait_crossing: 36 in -200..=500 step 6;
+    cell_wait_crossing: 36 in -200..=500 step 3;
 }
 
 impl Default for Params {
