@@ -253,12 +253,7 @@ mod tests {
             .iter()
             .find(|s| s.min < s.max)
             .expect("a parameter with a range");
-        let other = if spec.default < spec.max {
-            spec.default + 1
-        } else {
-            spec.default - 1
-        };
-        (spec, other)
+        (spec, spec.beside_default())
     }
 
     #[test]

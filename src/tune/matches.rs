@@ -311,12 +311,7 @@ mod tests {
     fn engine_words_name_only_what_differs() {
         let spec = &Params::SPECS[0];
         let mut params = Params::DEFAULT;
-        let other = if spec.default < spec.max {
-            spec.default + 1
-        } else {
-            spec.default - 1
-        };
-        // The table's own value next to the default, inside the range.
+        let other = spec.beside_default();
         params.set(spec.name, other.into()).expect("in range");
         let words = kinrow_engine(Path::new("/opt/my kinrow"), "theta+", &params, 9);
         assert_eq!(

@@ -301,12 +301,8 @@ mod tests {
         let mut seen = Vec::new();
         for spec in Params::SPECS.iter().filter(|s| s.name.starts_with("cell_")) {
             let mut p = Params::DEFAULT;
-            let value = if spec.default < spec.max {
-                spec.default + 1
-            } else {
-                spec.default - 1
-            };
-            p.set(spec.name, value.into()).expect("in range");
+            p.set(spec.name, spec.beside_default().into())
+                .expect("in range");
             let changed: Vec<usize> = slots(&CellWeights::of(&p))
                 .iter()
                 .zip(&default)

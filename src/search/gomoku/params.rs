@@ -35,6 +35,18 @@ pub struct Spec {
     pub doc: &'static str,
 }
 
+impl Spec {
+    /// A value next to the default and inside the range: for tests that move one parameter.
+    #[cfg(test)]
+    pub fn beside_default(&self) -> i32 {
+        if self.default < self.max {
+            self.default + 1
+        } else {
+            self.default - 1
+        }
+    }
+}
+
 /// A parameter that cannot be set.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParamError {
