@@ -236,21 +236,15 @@ fn share(value: i32, percent: i32) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    //! The `expect`s here are on fixed board sizes, moves and parameter names, valid by
+    //! construction.
     use super::*;
-    use crate::rules::{Geometry, Position, Square, Tables};
-
-    fn position(moves: &str) -> Position {
-        let g = Geometry::new(15, 15, 5).expect("15x15");
-        let sqs: Vec<Square> = moves
-            .split_whitespace()
-            .map(|m| g.square_named(m).expect("a square"))
-            .collect();
-        Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
-    }
+    use crate::rules::{Geometry, Position, Tables};
+    use crate::search::gomoku::tests::position;
 
     #[test]
     fn the_cell_weights_are_the_parameters() {
-        let pos = position("h8 i9 h9 h10 g8 g9 j9");
+        let pos = position("h8 i9 h9 h10 g8 g9 j9", false);
         let mut p = Params::DEFAULT;
         p.cell_move_open_two += 100;
         p.cell_wait_closed_three -= 40;

@@ -17,7 +17,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use std::time::Instant;
 
-fn position(moves: &str, exact: bool) -> Position {
+/// The 15x15 position of `moves` (freestyle, or exact five), for the gomoku modules' tests:
+/// the moves are fixed legal ones, so the `expect`s cannot fail.
+pub(super) fn position(moves: &str, exact: bool) -> Position {
     let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
     let sqs: Vec<Square> = moves
         .split_whitespace()
