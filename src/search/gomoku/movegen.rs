@@ -6,7 +6,8 @@
 //!   that do not lose at once are our own fours and the moves after which the opponent has
 //!   no such cell left. Those are found by trying the cells that can change that: the
 //!   threat cell itself and its neighbours along the lines where it makes a four. The list
-//!   is complete: no move left out can save the game.
+//!   is complete: no move left out can save the game. A search may ask for the fours that
+//!   leave the opponent such a cell to be left out: they only put the threat off by a move.
 //! - otherwise, every empty cell within two steps of a stone (the centre on an empty board).
 
 use super::board::{Board, Cell, DIRS};
@@ -19,6 +20,8 @@ pub enum Kind {
     Complete,
     /// The moves near the stones only.
     Near,
+    /// The answers to a threat but for fours of ours that leave it standing.
+    Narrowed,
 }
 
 /// Marks cells already listed, without clearing an array per node.
@@ -52,13 +55,22 @@ impl Marks {
     }
 }
 
-/// Appends the moves of a node (score 0) to `list`.
-pub fn generate(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) -> Kind {
+/// Appends the moves of a node (score 0) to `list`. Facing an open four to come, our fours
+/// of class `postponed` or weaker after which the opponent still has an open-four cell are
+/// left out (none with `Threat::None`): the list is then `Narrowed` if there were any.
+pub fn generate(
+    board: &Board,
+    marks: &mut Marks,
+    list: &mut Vec<(i32, Cell)>,
+    postponed: Threat,
+) -> Kind {
     let us = board.side();
     let them = us ^ 1;
     if board.has(them, Threat::OpenFour) {
-        defences(board, marks, list);
-        return Kind::Complete;
+        return match defences(board, marks, list, postponed) {
+            0 => Kind::Complete,
+            _ => Kind::Narrowed,
+        };
     }
     if board.stones() == 0 {
         let (columns, rows) = board.size();
@@ -84,26 +96,23 @@ pub fn generate(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) -
 }
 
 /// Our fours, and the cells after which the opponent has no open-four or double-four cell
-/// (that it may play).
+/// (that it may play); fours of class `postponed` or weaker after which it still has one
+/// are left out: how many were.
 ///
 /// A stone of ours takes such a cell `f` of the opponent's away only on `f` itself or on a
 /// line along which `f` makes a four, within four steps of `f` (a five through `f` lies
 /// within four steps of it; a stone of ours can only weaken the opponent's lines). So only
 /// the cells that are within reach of every such cell at once are tried.
-fn defences(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
+fn defences(
+    board: &Board,
+    marks: &mut Marks,
+    list: &mut Vec<(i32, Cell)>,
+    postponed: Threat,
+) -> usize {
     let us = board.side();
     let them = us ^ 1;
     marks.next();
     let cells = board.board_cells();
-    for &c in cells {
-        if board.is_empty(c)
-            && board.threat(c, us) >= Threat::Four
-            && board.allowed(c, us)
-            && marks.mark(c)
-        {
-            list.push((0, c));
-        }
-    }
     // The opponent's open-four cells, under renju forbidden or not: a stone of ours makes
     // no new one (it only weakens the opponent's lines), so they are the only cells to look
     // at after a move of ours, each on the one line through it and our stone.
@@ -117,6 +126,23 @@ fn defences(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
     // open-four cells into a double three, or a forbidden one into a real threat: the reach
     // argument does not hold, so every empty cell is tried.
     let restricted = board.restricted(them);
+    let holds = |c: Cell| {
+        threats.iter().all(|&f| {
+            board.threat_after(f, them, c) != Threat::OpenFour
+                || (restricted && !board.allowed_after(f, them, c))
+        })
+    };
+    let mut left_out = 0;
+    for &c in cells {
+        let threat = board.threat(c, us);
+        if board.is_empty(c) && threat >= Threat::Four && board.allowed(c, us) && marks.mark(c) {
+            if threat > postponed || holds(c) {
+                list.push((0, c));
+            } else {
+                left_out += 1;
+            }
+        }
+    }
     let candidates: Vec<Cell> = if restricted {
         cells
             .iter()
@@ -127,19 +153,13 @@ fn defences(board: &Board, marks: &mut Marks, list: &mut Vec<(i32, Cell)>) {
         within_reach(board, &threats)
     };
     for c in candidates {
-        if !board.allowed(c, us) || !marks.mark(c) {
-            continue;
-        }
         // Under renju a cell black may not play is no threat, and a stone of ours anywhere
         // can lift a ban or make one.
-        let holds = threats.iter().all(|&f| {
-            board.threat_after(f, them, c) != Threat::OpenFour
-                || (restricted && !board.allowed_after(f, them, c))
-        });
-        if holds {
+        if board.allowed(c, us) && marks.mark(c) && holds(c) {
             list.push((0, c));
         }
     }
+    left_out
 }
 
 /// The empty cells within reach of every one of the opponent's open-four cells `threats`
@@ -234,9 +254,11 @@ mod tests {
 
     /// If the side to move of `pos` faces an open four to come (and no five either way),
     /// checks that the list is exactly the moves it may play that make a four or after
-    /// which the opponent has no open-four cell it may play, against every empty cell; whether
-    /// there was such a list to check.
-    fn answers_are_exact(pos: &Position) -> bool {
+    /// which the opponent has no open-four cell it may play, against every empty cell, and
+    /// that with the fours that leave it one left out (each class in turn) the list is the
+    /// rest, `Narrowed` where any were. `None` if there was no such list to check, else
+    /// whether some four was left out.
+    fn answers_are_exact(pos: &Position) -> Option<bool> {
         let mut board = Board::of(pos);
         let us = board.side();
         let them = us ^ 1;
@@ -244,34 +266,48 @@ mod tests {
             || board.count(them, Threat::Five) > 0
             || board.count(us, Threat::Five) > 0
         {
-            return false;
+            return None;
         }
-        let mut list = Vec::new();
-        let mut marks = Marks::new();
-        assert_eq!(generate(&board, &mut marks, &mut list), Kind::Complete);
-        let mut got: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
-        got.sort_unstable();
-        let mut want = Vec::new();
+        // Every move it may play: its threat class, and whether it holds.
+        let mut moves = Vec::new();
         for c in board.board_cells().to_vec() {
             if !board.is_empty(c) || !board.allowed(c, us) {
                 continue;
             }
-            let four = board.threat(c, us) >= Threat::Four;
+            let class = board.threat(c, us);
             board.make(c);
             let holds = !board.has(them, Threat::OpenFour);
             board.unmake();
-            if four || holds {
-                want.push(c);
-            }
+            moves.push((c, class, holds));
         }
-        want.sort_unstable();
-        assert_eq!(got, want, "{}", pos.diagram());
-        true
+        let mut left_out = false;
+        for postponed in [Threat::None, Threat::Four, Threat::FourThree] {
+            let mut list = Vec::new();
+            let mut marks = Marks::new();
+            let kind = generate(&board, &mut marks, &mut list, postponed);
+            let mut got: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
+            got.sort_unstable();
+            let keep = |&(_, class, holds): &(Cell, Threat, bool)| {
+                holds || (class >= Threat::Four && class > postponed)
+            };
+            let want: Vec<Cell> = moves.iter().filter(|m| keep(m)).map(|m| m.0).collect();
+            let fours = moves.iter().filter(|m| m.1 >= Threat::Four).count();
+            let kept_fours = moves
+                .iter()
+                .filter(|m| m.1 >= Threat::Four && keep(m))
+                .count();
+            let narrowed = kept_fours < fours;
+            assert_eq!(got, want, "{postponed:?}\n{}", pos.diagram());
+            assert_eq!(kind == Kind::Narrowed, narrowed, "{}", pos.diagram());
+            assert_eq!(kind == Kind::Complete, !narrowed, "{}", pos.diagram());
+            left_out |= narrowed;
+        }
+        Some(left_out)
     }
 
     /// Facing an open three (or a double four to come), the list is exactly our fours and
-    /// the moves after which the opponent has no open-four cell: checked against every
-    /// empty cell of random positions.
+    /// the moves after which the opponent has no open-four cell, or those but for the fours
+    /// that leave it one: checked against every empty cell of random positions.
     #[test]
     fn answers_to_an_open_three_are_exactly_the_moves_that_hold() {
         for rule in [Rule::Freestyle, Rule::Exact] {
@@ -279,14 +315,18 @@ mod tests {
             // 15x15 with five in a row is valid under every rule, renju included.
             let g = Geometry::new(15, 15, 5).and_then(|g| g.with_rule(rule));
             let tables = Tables::new(g.expect("15x15"));
-            let mut checked = 0;
+            let (mut checked, mut left_out) = (0, 0);
             for _ in 0..3000 {
                 let n = rng.random_range(6..20);
-                checked += usize::from(answers_are_exact(&centre_position(&tables, &mut rng, n)));
+                if let Some(any) = answers_are_exact(&centre_position(&tables, &mut rng, n)) {
+                    checked += 1;
+                    left_out += usize::from(any);
+                }
             }
             assert!(
-                checked > 50,
-                "{rule:?}: only {checked} positions with an open three"
+                checked > 50 && left_out > 100,
+                "{rule:?}: only {checked} positions with an open three, {left_out} with fours \
+                 left out"
             );
         }
     }
@@ -309,14 +349,20 @@ mod tests {
                 .map(|n| g.square_named(n).expect("a square"))
                 .collect();
             let pos = Position::from_moves(tables.clone(), &sqs).expect("legal moves");
-            assert!(answers_are_exact(&pos), "{}", pos.diagram());
+            assert!(answers_are_exact(&pos).is_some(), "{}", pos.diagram());
         }
         let mut rng = StdRng::seed_from_u64(99);
-        let mut checked = 0;
+        let (mut checked, mut left_out) = (0, 0);
         for _ in 0..3000 {
             let n = rng.random_range(12..36);
-            checked += usize::from(answers_are_exact(&centre_position(&tables, &mut rng, n)));
+            if let Some(any) = answers_are_exact(&centre_position(&tables, &mut rng, n)) {
+                checked += 1;
+                left_out += usize::from(any);
+            }
         }
-        assert!(checked > 60, "only {checked} positions with an open three");
+        assert!(
+            checked > 60 && left_out > 100,
+            "only {checked} positions with an open three, {left_out} with fours left out"
+        );
     }
 }

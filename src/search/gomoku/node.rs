@@ -100,9 +100,13 @@ impl Engine {
         if !pv_node && let Some(v) = self.prune_node(b, depth, ply, beta) {
             return v;
         }
+        let postponed = match self.postponed(b, ply, pv_node) {
+            Ok(class) => class,
+            Err(win) => return win,
+        };
         let unsound_before = self.unsound;
         let mut list = std::mem::take(&mut self.lists[ply]);
-        let Some(kind) = self.fill_moves(b, ply, tt_move, &mut list) else {
+        let Some(kind) = self.fill_moves(b, ply, tt_move, postponed, &mut list) else {
             self.lists[ply] = list;
             // Facing an open four to come with no four and no block.
             return -(MATE - (p + 4));
@@ -272,19 +276,42 @@ impl Engine {
         None
     }
 
+    /// Which of the side to move's fours facing an open three only put it off and are left
+    /// out of the node's list (see `postpone_class`): those of the class returned or weaker
+    /// (`Threat::None`: none). Searching each of them, and then every order of them, spent
+    /// about half of a search's nodes in middle games (bench/speed/positions.txt): such a
+    /// four makes the opponent block and leaves the same three to answer, so it matters
+    /// mostly as the start of a win by fours, which is looked for first and returned as
+    /// `Err`, the node's value. Leaving them out won about 0.08 a game against Rapfi at depth
+    /// 12 (results/postpone-2026-11-30/).
+    fn postponed(&mut self, b: &mut Board, ply: usize, pv_node: bool) -> Result<Threat, i32> {
+        let us = b.side();
+        let p = &self.params;
+        let class = Threat::ALL[p.postpone_class.clamp(0, Threat::FourThree as i32) as usize];
+        if pv_node || class < Threat::Four || !b.has(us ^ 1, Threat::OpenFour) || b.fours(us) == 0 {
+            return Ok(Threat::None);
+        }
+        self.vcf_left = p.leaf_vcf_budget as u64;
+        match self.vcf(b, p.leaf_vcf_depth as u32) {
+            Some((plies, _)) => Err(MATE - (ply as i32 + plies as i32)),
+            None => Ok(class),
+        }
+    }
+
     /// The node's moves, scored for ordering and cut to `max_width` where the list is not
-    /// complete (a list near the stones makes the node unsound). `None` if there is none:
-    /// facing an open three with no answer.
+    /// complete (a list near the stones, or one without the fours `postponed` names, makes
+    /// the node unsound). `None` if there is none: facing an open three with no answer.
     fn fill_moves(
         &mut self,
         b: &mut Board,
         ply: usize,
         tt_move: Option<Cell>,
+        postponed: Threat,
         list: &mut Vec<(i32, Cell)>,
     ) -> Option<Kind> {
         list.clear();
-        let kind = movegen::generate(b, &mut self.marks, list);
-        if kind == Kind::Near {
+        let kind = movegen::generate(b, &mut self.marks, list, postponed);
+        if kind != Kind::Complete {
             self.unsound += 1;
         }
         if list.is_empty() {

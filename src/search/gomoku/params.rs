@@ -9,7 +9,8 @@
 //! at these values): `results/tune/demo-30off/spsa-31/`, whose `spsa.log` and `state.jsonl`
 //! show every step; `verify_share`'s is the share the move-quality runs of
 //! `results/gomoku-search-2026-11-28/verify/` found best, `quiet_plies`'s the value that
-//! scored best in the matches against Rapfi of `results/gomoku-search-2026-11-29/`, and the
+//! scored best in the matches against Rapfi of `results/gomoku-search-2026-11-29/`,
+//! `postpone_class`'s the one of `results/postpone-2026-11-30/` (the same yardstick), and the
 //! evaluation's `eval_*` the values `kinrow tune spsa` reached against Rapfi at depth 12
 //! (`results/tune/rapfi-d12-eval/`, from the values fitted with the cell weights), and the
 //! cell weights `cell_move_*` and `cell_wait_*` the values fitted to Rapfi's evaluations of
@@ -149,6 +150,11 @@ params! {
     max_width: 34 in 8..=80 step 3;
     /// Plies past the nominal depth in which answers to an open three are still searched.
     quiet_plies: 1 in 0..=12 step 1;
+    /// Off the principal variation, facing an open three with no win by fours (the
+    /// horizon's fours search), the side to move's fours of this class or weaker (3 four,
+    /// 4 four-three) that leave the opponent an open-four cell are not searched: they only
+    /// put the threat off (below 3: all are searched).
+    postpone_class: 3 in 0..=4 step 1;
     /// Moves that make an open three or better are searched a ply deeper while the ply is
     /// below this many times the iteration's depth.
     extend_factor: 2 in 1..=4 step 1;

@@ -292,7 +292,7 @@ impl Engine {
         let them = us ^ 1;
         let mut list = Vec::new();
         let kind = match b.count(them, Threat::Five) {
-            0 => movegen::generate(b, &mut self.marks, &mut list),
+            0 => movegen::generate(b, &mut self.marks, &mut list, Threat::None),
             _ => {
                 // The block, if we may play it (under renju black may be forbidden it).
                 if let Some(c) = b.find(them, Threat::Five).filter(|&c| b.allowed(c, us)) {

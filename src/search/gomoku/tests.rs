@@ -335,9 +335,10 @@ fn wins_by_threats_after(pos: &Position, mv: Square) -> bool {
 #[test]
 fn the_check_of_the_chosen_move_replaces_one_the_opponent_wins_against() {
     // A middle game (from kinrow's games against Rapfi) where the root search, at this
-    // node count and with five plies of answers to open threes past the horizon, prefers
-    // m9, after which the opponent wins by threats in 13 moves. (The setting is pinned so
-    // that the search itself falls for m9 whatever the default: the check is under test.)
+    // node count, with five plies of answers to open threes past the horizon and every
+    // four searched as an answer, prefers m9, after which the opponent wins by threats in
+    // 13 moves. (The settings are pinned so that the search itself falls for m9 whatever
+    // the defaults: the check is under test.)
     let pos = position(
         "h8 i7 g9 h7 f7 f8 j7 j8 g6 e8 g8 g7 h6 i6 h9 i10 i9 j9 h11 h12 g10 f11 f10 e9 \
          e11 d12 e6 d5 g12 g11 d10 e10 k6 i8 i4 l10 k10 d6 d7 f5 e5 j12 k9 k11",
@@ -346,6 +347,7 @@ fn the_check_of_the_chosen_move_replaces_one_the_opponent_wins_against() {
     let limits = nodes(100_000);
     let shape = Params {
         quiet_plies: 5,
+        postpone_class: 0,
         ..Params::DEFAULT
     };
     let unchecked = Params {

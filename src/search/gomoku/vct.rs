@@ -170,7 +170,9 @@ impl Engine {
                     // The move made no threat that must be answered.
                     return None;
                 }
-                if movegen::generate(b, &mut self.vct_marks, &mut list) != Kind::Complete {
+                if movegen::generate(b, &mut self.vct_marks, &mut list, Threat::None)
+                    != Kind::Complete
+                {
                     return None;
                 }
             }
