@@ -100,30 +100,37 @@ impl Engine {
         if !pv_node && let Some(v) = self.prune_node(b, depth, ply, beta) {
             return v;
         }
-        let postponed = match self.postponed(b, ply, pv_node) {
-            Ok(class) => class,
-            Err(win) => return win,
+        let postponed = match self.postponed(b, depth, ply, pv_node) {
+            Postpone::Win(v) => return v,
+            Postpone::Leave(class) => class,
         };
         let unsound_before = self.unsound;
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        let Some(kind) = self.fill_moves(b, ply, tt_move, postponed, &mut list) else {
-            self.lists[ply] = list;
-            // Facing an open four to come with no four and no block.
-            return -(MATE - (p + 4));
-        };
         let at = At {
             depth,
             ply,
             pv_node,
             improving,
             tt_move,
-            kind,
+            kind: Kind::Complete,
             previous: b.last_move().filter(|_| !self.after_null[ply]),
         };
-        let found = self.search_moves(b, &mut list, at, alpha, beta);
-        self.lists[ply] = list;
-        let Some((best, best_move, best_sound)) = found else {
-            return 0;
+        let mut outcome = self.search_node_moves(b, at, postponed, alpha, beta);
+        let lost = match outcome {
+            Outcome::NoMove(_) => true,
+            Outcome::Best(best, ..) => best <= -MATE_BOUND,
+            Outcome::Aborted => false,
+        };
+        if postponed != Threat::None && lost {
+            // Every answer kept loses, and a four left out may still save the game (after
+            // the block a second four can stop the three): the node is searched over them
+            // all, so that a loss it reports holds.
+            self.unsound = unsound_before;
+            outcome = self.search_node_moves(b, at, Threat::None, alpha, beta);
+        }
+        let (best, best_move, best_sound) = match outcome {
+            Outcome::NoMove(loss) => return loss,
+            Outcome::Aborted => return 0,
+            Outcome::Best(best, best_move, best_sound) => (best, best_move, best_sound),
         };
         if best >= MATE_BOUND && best_sound {
             self.unsound = unsound_before;
@@ -133,6 +140,30 @@ impl Engine {
         self.tt
             .store(key, to_table(best, ply), bound, depth, sound, best_move);
         best
+    }
+
+    /// The node's moves, but for the fours `postponed` names, ordered and searched.
+    fn search_node_moves(
+        &mut self,
+        b: &mut Board,
+        mut at: At,
+        postponed: Threat,
+        alpha: i32,
+        beta: i32,
+    ) -> Outcome {
+        let mut list = std::mem::take(&mut self.lists[at.ply]);
+        let Some(kind) = self.fill_moves(b, at.ply, at.tt_move, postponed, &mut list) else {
+            self.lists[at.ply] = list;
+            // Facing an open four to come with no four and no block.
+            return Outcome::NoMove(-(MATE - (at.ply as i32 + 4)));
+        };
+        at.kind = kind;
+        let found = self.search_moves(b, &mut list, at, alpha, beta);
+        self.lists[at.ply] = list;
+        match found {
+            Some((best, best_move, best_sound)) => Outcome::Best(best, best_move, best_sound),
+            None => Outcome::Aborted,
+        }
     }
 
     /// What the patterns force before any search: a five of the opponent's to block is the
@@ -278,24 +309,24 @@ impl Engine {
 
     /// Which of the side to move's fours facing an open three only put it off and are left
     /// out of the node's list (see `postpone_class`): those of the class returned or weaker
-    /// (`Threat::None`: none). Searching each of them, and then every order of them, spent
-    /// about half of a search's nodes in middle games (bench/speed/positions.txt): such a
-    /// four makes the opponent block and leaves the same three to answer, so it matters
-    /// mostly as the start of a win by fours, which is looked for first and returned as
-    /// `Err`, the node's value. Leaving them out won about 0.08 a game against Rapfi at depth
-    /// 12 (results/postpone-2026-11-30/).
-    fn postponed(&mut self, b: &mut Board, ply: usize, pv_node: bool) -> Result<Threat, i32> {
+    /// (`Threat::None`: none). Such a four makes the opponent block and leaves the same
+    /// three to answer, so it matters mostly as the start of a win by fours, which is looked
+    /// for first (at the horizon [`Engine::at_horizon`] has just looked): a win found is
+    /// the node's value. `docs/gomoku-search.md` says what leaving them out was worth.
+    fn postponed(&mut self, b: &mut Board, depth: i32, ply: usize, pv_node: bool) -> Postpone {
         let us = b.side();
         let p = &self.params;
-        let class = Threat::ALL[p.postpone_class.clamp(0, Threat::FourThree as i32) as usize];
+        let class = Threat::ALL[p.postpone_class.clamp(2, Threat::FourThree as i32) as usize];
         if pv_node || class < Threat::Four || !b.has(us ^ 1, Threat::OpenFour) || b.fours(us) == 0 {
-            return Ok(Threat::None);
+            return Postpone::Leave(Threat::None);
         }
-        self.vcf_left = p.leaf_vcf_budget as u64;
-        match self.vcf(b, p.leaf_vcf_depth as u32) {
-            Some((plies, _)) => Err(MATE - (ply as i32 + plies as i32)),
-            None => Ok(class),
+        if depth > 0 {
+            self.vcf_left = p.leaf_vcf_budget as u64;
+            if let Some((plies, _)) = self.vcf(b, p.leaf_vcf_depth as u32) {
+                return Postpone::Win(MATE - (ply as i32 + plies as i32));
+            }
         }
+        Postpone::Leave(class)
     }
 
     /// The node's moves, scored for ordering and cut to `max_width` where the list is not
@@ -570,10 +601,30 @@ struct At {
     /// Whether the side to move stands better than two plies ago.
     improving: bool,
     tt_move: Option<Cell>,
-    /// Whether the list is complete or the moves near the stones.
+    /// Whether the list is complete, the moves near the stones, or the answers to a threat
+    /// without the fours that only put it off.
     kind: Kind,
     /// The opponent's last move (none after a null move), for the counter-move.
     previous: Option<Cell>,
+}
+
+/// What the fours that only put off an open three come to at a node (see
+/// [`Engine::postponed`]).
+enum Postpone {
+    /// The side to move wins by fours: the node's value.
+    Win(i32),
+    /// The fours of this class or weaker that leave the threat standing are left out.
+    Leave(Threat),
+}
+
+/// What searching a node's moves came to.
+enum Outcome {
+    /// There was no move: facing an open four to come with no answer; the node's value.
+    NoMove(i32),
+    /// The best score, its move, and whether that move's subtree left nothing out.
+    Best(i32, Option<Cell>, bool),
+    /// A limit was hit.
+    Aborted,
 }
 
 /// How far a move is kept from being left out or searched shallower.
@@ -598,6 +649,10 @@ enum Probe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Geometry;
+    use crate::search::gomoku::tests::position;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
 
     fn with(settings: &[(&str, i64)]) -> Params {
         let mut p = Params::DEFAULT;
@@ -632,5 +687,80 @@ mod tests {
         );
         let p = with(&[("reduce_attack", 3)]);
         assert_eq!((three(&p), blocks_three(&p)), (FromPruning, Full));
+    }
+
+    /// An engine ready to search, with the parameters `params`.
+    fn engine(params: Params) -> Engine {
+        let mut e = Engine::new(1);
+        e.begin(Arc::new(AtomicBool::new(false)), None, u64::MAX, None);
+        e.params = params;
+        e.set_horizon(4);
+        e
+    }
+
+    /// Black's open three e8 f8 g8 (d8 and h8 hold it); white, to move, has fours on h3 and
+    /// i3 (e3 f3 g3, d3 black) that leave it standing, and no win by fours.
+    fn facing_three() -> Board {
+        Board::of(&position("e8 e3 f8 f3 g8 g3 d3", false))
+    }
+
+    fn cells(b: &Board, names: &str) -> Vec<Cell> {
+        let g = Geometry::new(15, 15, 5).expect("15x15");
+        let mut out: Vec<Cell> = names
+            .split_whitespace()
+            .map(|n| b.cell_of(g.square_named(n).expect("a square")))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Off the principal variation the fours that only put the three off are left out, by
+    /// `postpone_class`; on it, or with a win by fours to play, none are.
+    #[test]
+    fn the_fours_that_put_a_three_off_are_left_out_off_the_principal_variation() {
+        let mut b = facing_three();
+        let mut e = engine(Params::DEFAULT);
+        assert!(matches!(
+            e.postponed(&mut b, 2, 1, false),
+            Postpone::Leave(Threat::Four)
+        ));
+        assert!(matches!(
+            e.postponed(&mut b, 2, 1, true),
+            Postpone::Leave(Threat::None)
+        ));
+        let mut e = engine(with(&[("postpone_class", 2)]));
+        assert!(matches!(
+            e.postponed(&mut b, 2, 1, false),
+            Postpone::Leave(Threat::None)
+        ));
+        // With d3 empty, d3 or h3 makes an open four: a win by fours.
+        let mut won = Board::of(&position("e8 e3 f8 f3 g8 g3 a15", false));
+        let mut e = engine(Params::DEFAULT);
+        assert!(matches!(
+            e.postponed(&mut won, 2, 1, false),
+            Postpone::Win(v) if v >= MATE_BOUND
+        ));
+    }
+
+    /// A list without those fours is the holding answers only, and leaves the node unsound:
+    /// its value is no proof.
+    #[test]
+    fn a_list_without_the_postponing_fours_makes_the_node_unsound() {
+        let mut b = facing_three();
+        let mut e = engine(Params::DEFAULT);
+        let mut list = Vec::new();
+        let before = e.unsound;
+        let kind = e.fill_moves(&mut b, 1, None, Threat::None, &mut list);
+        assert_eq!(kind, Some(Kind::Complete));
+        assert_eq!(e.unsound, before);
+        let mut all: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
+        all.sort_unstable();
+        assert_eq!(all, cells(&b, "d8 h8 h3 i3"));
+        let kind = e.fill_moves(&mut b, 1, None, Threat::Four, &mut list);
+        assert_eq!(kind, Some(Kind::Narrowed));
+        assert_eq!(e.unsound, before + 1);
+        let mut kept: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
+        kept.sort_unstable();
+        assert_eq!(kept, cells(&b, "d8 h8"));
     }
 }

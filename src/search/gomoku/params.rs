@@ -152,9 +152,9 @@ params! {
     quiet_plies: 1 in 0..=12 step 1;
     /// Off the principal variation, facing an open three with no win by fours (the
     /// horizon's fours search), the side to move's fours of this class or weaker (3 four,
-    /// 4 four-three) that leave the opponent an open-four cell are not searched: they only
-    /// put the threat off (below 3: all are searched).
-    postpone_class: 3 in 0..=4 step 1;
+    /// 4 four-three) that leave the opponent an open-four cell are not searched unless every
+    /// other answer loses: they only put the threat off (2: all are searched).
+    postpone_class: 3 in 2..=4 step 1;
     /// Moves that make an open three or better are searched a ply deeper while the ply is
     /// below this many times the iteration's depth.
     extend_factor: 2 in 1..=4 step 1;

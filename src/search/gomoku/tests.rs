@@ -347,7 +347,7 @@ fn the_check_of_the_chosen_move_replaces_one_the_opponent_wins_against() {
     let limits = nodes(100_000);
     let shape = Params {
         quiet_plies: 5,
-        postpone_class: 0,
+        postpone_class: 2,
         ..Params::DEFAULT
     };
     let unchecked = Params {
