@@ -115,12 +115,14 @@ impl Engine {
             previous: b.last_move().filter(|_| !self.after_null[ply]),
         };
         let mut outcome = self.search_node_moves(b, at, postponed, alpha, beta);
+        // With fours of its own the side to move has a move: none left means some were left
+        // out.
         let lost = match outcome {
-            Outcome::NoMove(_) => true,
-            Outcome::Best(best, ..) => best <= -MATE_BOUND,
+            Outcome::NoMove(_) => postponed != Threat::None,
+            Outcome::Best(best, _, _, kind) => best <= -MATE_BOUND && kind == Kind::Narrowed,
             Outcome::Aborted => false,
         };
-        if postponed != Threat::None && lost {
+        if lost {
             // Every answer kept loses, and a four left out may still save the game (after
             // the block a second four can stop the three): the node is searched over them
             // all, so that a loss it reports holds.
@@ -130,7 +132,7 @@ impl Engine {
         let (best, best_move, best_sound) = match outcome {
             Outcome::NoMove(loss) => return loss,
             Outcome::Aborted => return 0,
-            Outcome::Best(best, best_move, best_sound) => (best, best_move, best_sound),
+            Outcome::Best(best, best_move, best_sound, _) => (best, best_move, best_sound),
         };
         if best >= MATE_BOUND && best_sound {
             self.unsound = unsound_before;
@@ -161,7 +163,7 @@ impl Engine {
         let found = self.search_moves(b, &mut list, at, alpha, beta);
         self.lists[at.ply] = list;
         match found {
-            Some((best, best_move, best_sound)) => Outcome::Best(best, best_move, best_sound),
+            Some((best, best_move, best_sound)) => Outcome::Best(best, best_move, best_sound, kind),
             None => Outcome::Aborted,
         }
     }
@@ -621,8 +623,9 @@ enum Postpone {
 enum Outcome {
     /// There was no move: facing an open four to come with no answer; the node's value.
     NoMove(i32),
-    /// The best score, its move, and whether that move's subtree left nothing out.
-    Best(i32, Option<Cell>, bool),
+    /// The best score, its move, whether that move's subtree left nothing out, and the
+    /// kind of list searched.
+    Best(i32, Option<Cell>, bool, Kind),
     /// A limit was hit.
     Aborted,
 }
