@@ -111,6 +111,7 @@ impl Engine {
             pv_node,
             improving,
             tt_move,
+            // Set by `search_node_moves` from the list it makes.
             kind: Kind::Complete,
             previous: b.last_move().filter(|_| !self.after_null[ply]),
         };
@@ -651,6 +652,8 @@ enum Probe {
 
 #[cfg(test)]
 mod tests {
+    //! The `expect`s here are on a fixed board size, square names and parameter names,
+    //! valid by construction.
     use super::*;
     use crate::rules::Geometry;
     use crate::search::gomoku::tests::position;
