@@ -60,6 +60,17 @@ const NO_STATE: CellState = CellState {
     threat: [Threat::None; 2],
 };
 
+/// Whether `c` lies on a line through `last` within `reach` steps of it: an attack that
+/// builds on the previous one. Threat sequences are chains of such attacks; one elsewhere
+/// was there before the previous attack too, and could have been played before it.
+pub fn in_line(c: Cell, last: Cell, reach: usize) -> bool {
+    let (dr, df) = (
+        (c / STRIDE).abs_diff(last / STRIDE),
+        (c % STRIDE).abs_diff(last % STRIDE),
+    );
+    (dr == 0 || df == 0 || dr == df) && dr.max(df) <= reach
+}
+
 /// The index of the cell `offset` steps from `c`. The five cells of wall around the board
 /// keep every line neighbour and every cell of the 5x5 square within the array; the mask
 /// (the array's size is a power of two) lets the compiler drop the bounds tests.
@@ -123,6 +134,19 @@ const SQUARE_ROWS: [isize; 5] = {
     while k < 5 {
         out[k] = (k as isize - 2) * STRIDE as isize - 2;
         k += 1;
+    }
+    out
+};
+
+/// Whether either player's pattern in a packed pair ([`PatternTable::packed`]) counts in a
+/// threat class ([`Threat::of`]): an open three or stronger.
+static CLASSED: [bool; 256] = {
+    let mut out = [false; 256];
+    let mut pair = 0;
+    while pair < 256 {
+        out[pair] =
+            pair & 15 >= Pattern::OpenThree as usize || pair >> 4 >= Pattern::OpenThree as usize;
+        pair += 1;
     }
     out
 };
@@ -533,6 +557,23 @@ impl Board {
 
     /// Puts a stone of the side to move on the empty cell `c`.
     pub fn make(&mut self, c: Cell) {
+        self.put::<false>(c);
+    }
+
+    /// [`Board::make`] for the threats searches, which read only threat classes: a change
+    /// of a neighbour's line between patterns weaker than an open three, for both players,
+    /// changes no class and is left out (its cell keeps its old patterns and terms, so the
+    /// counts and the undo log stay consistent, but the evaluation sums are those of the
+    /// cells as they were). Most of a move's changes are such, and the fours searches make
+    /// four moves in five.
+    pub fn make_for_threats(&mut self, c: Cell) {
+        self.put::<true>(c);
+    }
+
+    /// [`Board::make`], leaving out the changes that keep every threat class where
+    /// `CLASSES_ONLY`.
+    #[inline(always)]
+    fn put<const CLASSES_ONLY: bool>(&mut self, c: Cell) {
         let side = self.side;
         self.moves.push(Mark {
             cell: c,
@@ -564,7 +605,7 @@ impl Board {
             if self.cells[n] == EMPTY as u8 {
                 let (word, place) = words[d];
                 let key = key_at(word, (place as isize + along) as usize);
-                self.refresh_direction(n, d, key, &mut totals);
+                self.refresh_direction::<CLASSES_ONLY>(n, d, key, &mut totals);
             }
         }
         self.counts = totals.counts;
@@ -666,12 +707,21 @@ impl Board {
 
     /// Recomputes direction `d` of the empty cell `c`, whose key there is now `key`, keeping
     /// the counts and sums, and logs the cell's state if it changes.
+    /// Where `CLASSES_ONLY`, a change between patterns that make no threat class is left
+    /// out.
     #[inline(always)]
-    fn refresh_direction(&mut self, c: usize, d: usize, key: u32, totals: &mut Totals) {
+    fn refresh_direction<const CLASSES_ONLY: bool>(
+        &mut self,
+        c: usize,
+        d: usize,
+        key: u32,
+        totals: &mut Totals,
+    ) {
         let pair = self.table.packed(key);
         let state = &mut self.state[c];
         let old = state.lines[d];
-        if pair == old {
+        if pair == old || CLASSES_ONLY && !CLASSED[usize::from(pair)] && !CLASSED[usize::from(old)]
+        {
             return;
         }
         // A cell lies on one line through the move: it is logged at most once a move.
@@ -795,6 +845,67 @@ mod tests {
                 assert_eq!(board.counts, empty.counts);
                 assert_eq!(board.sums, empty.sums);
                 assert_eq!(board.waits, empty.waits);
+            }
+        }
+    }
+
+    /// Moves made for the threats searches keep every threat class and count of a fresh
+    /// board, also with full moves made on top of them, and taking them back restores the
+    /// board exactly: random positions, random stacks of moves, every rule.
+    #[test]
+    fn moves_for_the_threats_searches_keep_the_classes() {
+        let mut rng = StdRng::seed_from_u64(23);
+        for rule in [Rule::Freestyle, Rule::Exact, Rule::Renju] {
+            let g = Geometry::new(15, 15, 5)
+                .expect("geometry")
+                .with_rule(rule)
+                .expect("15x15 takes every rule");
+            let tables = Tables::new(g);
+            for _ in 0..30 {
+                let mut squares: Vec<Square> = (0..g.cells()).collect();
+                squares.shuffle(&mut rng);
+                let mut pos = Position::new(tables.clone());
+                let mut start = 0;
+                for &sq in &squares[..rng.random_range(0..50)] {
+                    if pos.winner().is_some() {
+                        break;
+                    }
+                    pos.make(sq);
+                    start += 1;
+                }
+                let mut board = Board::of(&pos);
+                let before = board.clone();
+                let mut stack = 0;
+                for &sq in &squares[start..start + rng.random_range(1..12)] {
+                    if pos.winner().is_some() {
+                        break;
+                    }
+                    // Now and then a full move on top, as a tree node under a threats
+                    // search's move would make.
+                    if rng.random_range(0..4) == 0 {
+                        board.make(board.cell_of(sq));
+                    } else {
+                        board.make_for_threats(board.cell_of(sq));
+                    }
+                    pos.make(sq);
+                    stack += 1;
+                    let fresh = Board::of(&pos);
+                    assert_eq!(board.counts, fresh.counts);
+                    assert_eq!(board.cells, fresh.cells);
+                    assert_eq!(board.hash, fresh.hash);
+                    for &c in fresh.board_cells.iter().filter(|&&c| fresh.is_empty(c)) {
+                        assert_eq!(board.state[c].threat, fresh.state[c].threat);
+                    }
+                }
+                for _ in 0..stack {
+                    board.unmake();
+                }
+                assert_eq!(board.state, before.state);
+                assert_eq!(board.lines, before.lines);
+                assert_eq!(board.counts, before.counts);
+                assert_eq!(board.sums, before.sums);
+                assert_eq!(board.waits, before.waits);
+                assert_eq!(board.hash, before.hash);
             }
         }
     }

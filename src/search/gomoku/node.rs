@@ -222,11 +222,11 @@ impl Engine {
         if cut && b.fours(them) == 0 {
             return Some(stand.unwrap_or(beta));
         }
-        if !cut && b.fours(us) > 0 {
-            self.vcf_left = self.params.leaf_vcf_budget as u64;
-            if let Some((plies, _)) = self.vcf(b, self.params.leaf_vcf_depth as u32) {
-                return Some(MATE - (ply as i32 + plies as i32));
-            }
+        if !cut
+            && b.fours(us) > 0
+            && let Some((plies, _)) = self.leaf_vcf(b)
+        {
+            return Some(MATE - (ply as i32 + plies as i32));
         }
         let noisy =
             open_three || (ply < self.quiet_ply && b.fours(them) > 0 && self.opponent_vcf(b));
@@ -323,11 +323,10 @@ impl Engine {
         if pv_node || class < Threat::Four || !b.has(us ^ 1, Threat::OpenFour) || b.fours(us) == 0 {
             return Postpone::Leave(Threat::None);
         }
-        if depth > 0 {
-            self.vcf_left = p.leaf_vcf_budget as u64;
-            if let Some((plies, _)) = self.vcf(b, p.leaf_vcf_depth as u32) {
-                return Postpone::Win(MATE - (ply as i32 + plies as i32));
-            }
+        if depth > 0
+            && let Some((plies, _)) = self.leaf_vcf(b)
+        {
+            return Postpone::Win(MATE - (ply as i32 + plies as i32));
         }
         Postpone::Leave(class)
     }
@@ -527,8 +526,7 @@ impl Engine {
     /// Whether the opponent of the side to move would win by fours if it were to move.
     pub(super) fn opponent_vcf(&mut self, b: &mut Board) -> bool {
         b.pass();
-        self.vcf_left = self.params.leaf_vcf_budget as u64;
-        let found = self.vcf(b, self.params.leaf_vcf_depth as u32).is_some();
+        let found = self.leaf_vcf(b).is_some();
         b.pass();
         found
     }

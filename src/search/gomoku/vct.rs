@@ -4,7 +4,7 @@
 //! own ([`super::movegen`]); a defender's four is blocked and the defender moves again. A
 //! win found is therefore a proof, found within a number of attacks and a node budget.
 
-use super::board::{Board, Cell, STRIDE};
+use super::board::{Board, Cell, in_line};
 use super::movegen::{self, Kind};
 use super::pattern::Threat;
 use super::search::Engine;
@@ -58,20 +58,6 @@ const ANYWHERE: Threat = Threat::Four;
 /// How far along a line from the previous attack the next one is looked for.
 const REACH: usize = 4;
 
-/// Whether `c` lies on a line through `last` within [`REACH`] steps: an attack that builds
-/// on the previous one. Threat sequences are chains of such attacks; one elsewhere was
-/// there before the previous attack too, and was tried then.
-fn relevant(c: Cell, last: Cell) -> bool {
-    let (dr, df) = (
-        (c / STRIDE) as isize - (last / STRIDE) as isize,
-        (c % STRIDE) as isize - (last % STRIDE) as isize,
-    );
-    let r = REACH as isize;
-    (dr == 0 && df.abs() <= r)
-        || (df == 0 && dr.abs() <= r)
-        || (dr.abs() == df.abs() && dr.abs() <= r)
-}
-
 /// The key of the attacker's position (the side to move is part of it: a pass changes it).
 fn key(b: &Board) -> u64 {
     b.hash() ^ (b.side() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -111,7 +97,7 @@ impl Engine {
                 if !b.allowed(c, us) {
                     return None;
                 }
-                b.make(c);
+                b.make_for_threats(c);
                 let r = if b.count(us, Threat::Five) > 0 || b.has(us, Threat::OpenFour) {
                     self.defend(b, depth, c)
                 } else {
@@ -133,10 +119,11 @@ impl Engine {
             return None;
         }
         let mut attacks = [(Threat::None, 0usize); MAX_ATTACKS];
-        let keep = |c: Cell| last.is_none_or(|l| b.threat(c, us) >= ANYWHERE || relevant(c, l));
+        let keep =
+            |c: Cell| last.is_none_or(|l| b.threat(c, us) >= ANYWHERE || in_line(c, l, REACH));
         let n = movegen::attacks(b, us, Threat::Three, keep, &mut attacks);
         for &(_, m) in &attacks[..n] {
-            b.make(m);
+            b.make_for_threats(m);
             let r = self.defend(b, depth - 1, m);
             b.unmake();
             if let Some(plies) = r {
@@ -194,7 +181,7 @@ impl Engine {
         }
         let mut worst = 0;
         for (_, m) in list {
-            b.make(m);
+            b.make_for_threats(m);
             let r = self.after_defence(b, depth, m, last);
             b.unmake();
             worst = worst.max(r? + 1);
@@ -225,7 +212,7 @@ impl Engine {
                 if !b.allowed(block, att) {
                     return None;
                 }
-                b.make(block);
+                b.make_for_threats(block);
                 let pending = b.count(att, Threat::Five) > 0 || b.has(att, Threat::OpenFour);
                 let r = if pending {
                     self.defend(b, depth, block)
