@@ -177,9 +177,6 @@ params! {
     leaf_vcf_depth: 12 in 2..=40 step 2;
     /// The fours search at the horizon: nodes.
     leaf_vcf_budget: 41 in 0..=1000 step 10;
-    /// The fours search at the horizon, past its first attack: 0 every four, 1 only fours on
-    /// a line through the attack before (within four cells), which the attack made.
-    leaf_vcf_related: 0 in 0..=1 step 1;
     /// The fours search at the root: attacks in a row.
     root_vcf_depth: 46 in 4..=120 step 4;
     /// The fours search at the root: nodes.

@@ -3,58 +3,25 @@
 //! each attack). A four that leaves an open four or a second four behind wins. Wins found
 //! are proofs; the search is bounded by attacks in a row and by a budget of nodes.
 
-use super::board::{Board, Cell, in_line};
+use super::board::{Board, Cell};
 use super::movegen;
 use super::pattern::Threat;
 use super::search::Engine;
 
 /// Attacking moves one node may try (more are left out, which costs only completeness).
 const MAX_ATTACKS: usize = 48;
-/// How far along a line from the previous attack the next one is looked for, where the
-/// search keeps to related fours: a stone changes the patterns of cells this far away.
-const REACH: usize = 4;
-
-/// Which fours an attack past the first may be.
-#[derive(Clone, Copy, PartialEq)]
-enum Scope {
-    /// Every four: the search is complete within its depth and budget.
-    Every,
-    /// Only fours on a line through the attacker's previous stone, within four cells of it:
-    /// the fours that stone made or strengthened. The others could have been played before
-    /// it, so a budget of a few dozen nodes goes deeper along the sequences that build on
-    /// themselves instead of trying the same fours in every order.
-    Related,
-}
 
 impl Engine {
-    /// A win for the side to move by fours within `depth` attacks: the plies to the five
-    /// (the five included) and the first move. Uses and lowers `self.vcf_left`.
-    pub(super) fn vcf(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
-        self.fours_search(b, depth, Scope::Every, None)
-    }
-
     /// The short fours search of the horizon and of the nodes facing a threat
     /// (`leaf_vcf_*`): a win for the side to move, as [`Engine::vcf`] gives it.
     pub(super) fn leaf_vcf(&mut self, b: &mut Board) -> Option<(u32, Cell)> {
-        let p = &self.params;
-        self.vcf_left = p.leaf_vcf_budget as u64;
-        let scope = if p.leaf_vcf_related == 1 {
-            Scope::Related
-        } else {
-            Scope::Every
-        };
-        self.fours_search(b, p.leaf_vcf_depth as u32, scope, None)
+        self.vcf_left = self.params.leaf_vcf_budget as u64;
+        self.vcf(b, self.params.leaf_vcf_depth as u32)
     }
 
-    /// [`Engine::vcf`] with the attacks past the first limited by `scope`; `previous` is the
-    /// attacker's last stone.
-    fn fours_search(
-        &mut self,
-        b: &mut Board,
-        depth: u32,
-        scope: Scope,
-        previous: Option<Cell>,
-    ) -> Option<(u32, Cell)> {
+    /// A win for the side to move by fours within `depth` attacks: the plies to the five
+    /// (the five included) and the first move. Uses and lowers `self.vcf_left`.
+    pub(super) fn vcf(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
         if let Some(done) = self.threat_node_start(b) {
             return done;
         }
@@ -86,16 +53,7 @@ impl Engine {
                 attacks[0] = (b.threat(c, us), c);
                 1
             }
-            None => match (scope, previous) {
-                (Scope::Related, Some(last)) => movegen::attacks(
-                    b,
-                    us,
-                    Threat::Four,
-                    |c| in_line(c, last, REACH),
-                    &mut attacks,
-                ),
-                _ => movegen::attacks(b, us, Threat::Four, |_| true, &mut attacks),
-            },
+            None => movegen::attacks(b, us, Threat::Four, |_| true, &mut attacks),
         };
         for &(_, m) in &attacks[..n] {
             b.make_for_threats(m);
@@ -107,9 +65,7 @@ impl Engine {
                     Some(block) if !b.allowed(block, them) => Some(1),
                     Some(block) => {
                         b.make_for_threats(block);
-                        let r = self
-                            .fours_search(b, depth - 1, scope, Some(m))
-                            .map(|(plies, _)| plies);
+                        let r = self.vcf(b, depth - 1).map(|(plies, _)| plies);
                         b.unmake();
                         r
                     }
