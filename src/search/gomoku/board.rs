@@ -60,17 +60,6 @@ const NO_STATE: CellState = CellState {
     threat: [Threat::None; 2],
 };
 
-/// Whether `c` lies on a line through `last` within `reach` steps of it: an attack that
-/// builds on the previous one. Threat sequences are chains of such attacks; one elsewhere
-/// was there before the previous attack too, and could have been played before it.
-pub fn in_line(c: Cell, last: Cell, reach: usize) -> bool {
-    let (dr, df) = (
-        (c / STRIDE).abs_diff(last / STRIDE),
-        (c % STRIDE).abs_diff(last % STRIDE),
-    );
-    (dr == 0 || df == 0 || dr == df) && dr.max(df) <= reach
-}
-
 /// The index of the cell `offset` steps from `c`. The five cells of wall around the board
 /// keep every line neighbour and every cell of the 5x5 square within the array; the mask
 /// (the array's size is a power of two) lets the compiler drop the bounds tests.
@@ -334,15 +323,48 @@ impl Board {
 
     /// Whether `player` may play on the empty cell `c`: always, but for black on a renju
     /// forbidden point (a double three, a double four or an overline, by the rules' own
-    /// check).
+    /// check, which is asked only where the cell's patterns leave it possible).
     #[inline]
     pub fn allowed(&self, c: Cell, player: usize) -> bool {
         match &self.renju {
             Some(r) if player == 0 => {
-                forbidden(&r.tables, r.stones[0], r.stones[1], self.square_of(c)).is_none()
+                self.never_forbidden(c)
+                    || forbidden(&r.tables, r.stones[0], r.stones[1], self.square_of(c)).is_none()
             }
             _ => true,
         }
+    }
+
+    /// Whether black's patterns on the empty cell `c` rule out every forbidden move: a
+    /// double four needs fours on two lines or two on one (an open-four pattern), a double
+    /// three open threes on two lines (a renju three is an open three whose four is not
+    /// forbidden), so at most one line with a three or a four and no open four cannot make
+    /// either; and an overline needs five black stones in a row next to the cell. Black
+    /// plays by the exact rule, so its patterns count no six as a four. Classes are exact
+    /// under [`Board::make_for_threats`] too, and these patterns with them.
+    fn never_forbidden(&self, c: Cell) -> bool {
+        let mut strong = 0;
+        for d in 0..4 {
+            match Pattern::unpack(self.state[c].lines[d], 0) {
+                Pattern::OpenThree | Pattern::Four => strong += 1,
+                Pattern::OpenFour | Pattern::Five => return false,
+                _ => {}
+            }
+        }
+        strong < 2 && !self.overline_at(c)
+    }
+
+    /// Whether a black stone on `c` would join black stones in a row to six or more.
+    fn overline_at(&self, c: Cell) -> bool {
+        (0..4).any(|d| {
+            let (line, place) = line_of(c, d);
+            let word = self.lines[line];
+            let black = |p: usize| (word >> (2 * p)) & 3 == 1;
+            // Board cells lie at places 5..=26, so five steps either way stay in the word.
+            let before = (1..=5).take_while(|&i| black(place - i)).count();
+            let after = (1..=5).take_while(|&i| black(place + i)).count();
+            before + after >= 5
+        })
     }
 
     /// Whether `player` may play on the empty cell `f` once the opponent has put a stone on
@@ -707,6 +729,7 @@ impl Board {
 
     /// Recomputes direction `d` of the empty cell `c`, whose key there is now `key`, keeping
     /// the counts and sums, and logs the cell's state if it changes.
+    ///
     /// Where `CLASSES_ONLY`, a change between patterns that make no threat class is left
     /// out.
     #[inline(always)]
@@ -757,7 +780,7 @@ mod tests {
     use crate::rules::{Geometry, Tables};
     use crate::search::gomoku::pattern::slot;
     use rand::rngs::StdRng;
-    use rand::seq::SliceRandom;
+    use rand::seq::{IndexedRandom, SliceRandom};
     use rand::{Rng, SeedableRng};
 
     /// The key of `c` along `step`, read cell by cell.
@@ -893,8 +916,25 @@ mod tests {
                     assert_eq!(board.counts, fresh.counts);
                     assert_eq!(board.cells, fresh.cells);
                     assert_eq!(board.hash, fresh.hash);
-                    for &c in fresh.board_cells.iter().filter(|&&c| fresh.is_empty(c)) {
+                    let empty: Vec<Cell> = fresh
+                        .board_cells
+                        .iter()
+                        .copied()
+                        .filter(|&c| fresh.is_empty(c))
+                        .collect();
+                    for &c in &empty {
                         assert_eq!(board.state[c].threat, fresh.state[c].threat);
+                    }
+                    // The classes after a move, read without making it, as the threats
+                    // searches' defences read them.
+                    for _ in 0..40 {
+                        let (Some(&f), Some(&c)) = (empty.choose(&mut rng), empty.choose(&mut rng))
+                        else {
+                            break;
+                        };
+                        for p in 0..2 {
+                            assert_eq!(board.threat_after(f, p, c), fresh.threat_after(f, p, c));
+                        }
                     }
                 }
                 for _ in 0..stack {
@@ -908,6 +948,50 @@ mod tests {
                 assert_eq!(board.hash, before.hash);
             }
         }
+    }
+
+    /// The patterns' shortcut past the rules' forbidden-move check never passes a cell the
+    /// rules forbid: every empty cell of random renju boards crowded with black stones,
+    /// checked against the rules ([`crate::rules`], an independent implementation).
+    #[test]
+    fn cells_the_patterns_pass_are_never_forbidden() {
+        let mut rng = StdRng::seed_from_u64(29);
+        let g = Geometry::new(15, 15, 5)
+            .expect("geometry")
+            .with_rule(Rule::Renju)
+            .expect("15x15 takes renju");
+        let tables = Tables::new(g);
+        let (mut forbidden_cells, mut passed) = (0, 0);
+        for _ in 0..300 {
+            let mut board = Board::of(&Position::new(tables.clone()));
+            let mut squares: Vec<Square> = (0..g.cells()).collect();
+            squares.shuffle(&mut rng);
+            // About two black stones for each white one, on the central 9x9.
+            let stones = rng.random_range(10..60);
+            let central = |sq: Square| (sq % 15).abs_diff(7) < 5 && (sq / 15).abs_diff(7) < 5;
+            for &sq in squares.iter().filter(|&&sq| central(sq)).take(stones) {
+                if board.side() == 1 && rng.random_range(0..2) == 0 {
+                    board.pass();
+                }
+                board.make_for_threats(board.cell_of(sq));
+            }
+            let r = board.renju.as_ref().expect("a renju board");
+            for &c in board.board_cells.iter().filter(|&&c| board.is_empty(c)) {
+                let rules = forbidden(&r.tables, r.stones[0], r.stones[1], board.square_of(c));
+                if rules.is_some() {
+                    forbidden_cells += 1;
+                    assert!(!board.never_forbidden(c), "{rules:?} passed");
+                }
+                if board.never_forbidden(c) {
+                    passed += 1;
+                }
+            }
+        }
+        // The check meets every kind of forbidden point, and passes most cells.
+        assert!(
+            forbidden_cells > 500 && passed > 40_000,
+            "{forbidden_cells} {passed}"
+        );
     }
 
     /// The class a cell would have after a move, read without making it, is the class it

@@ -4,7 +4,7 @@
 //! own ([`super::movegen`]); a defender's four is blocked and the defender moves again. A
 //! win found is therefore a proof, found within a number of attacks and a node budget.
 
-use super::board::{Board, Cell, in_line};
+use super::board::{Board, Cell, STRIDE};
 use super::movegen::{self, Kind};
 use super::pattern::Threat;
 use super::search::Engine;
@@ -57,6 +57,20 @@ impl Refuted {
 const ANYWHERE: Threat = Threat::Four;
 /// How far along a line from the previous attack the next one is looked for.
 const REACH: usize = 4;
+
+/// Whether `c` lies on a line through `last` within [`REACH`] steps: an attack that builds
+/// on the previous one. Threat sequences are chains of such attacks; one elsewhere was
+/// there before the previous attack too, and was tried then.
+fn relevant(c: Cell, last: Cell) -> bool {
+    let (dr, df) = (
+        (c / STRIDE) as isize - (last / STRIDE) as isize,
+        (c % STRIDE) as isize - (last % STRIDE) as isize,
+    );
+    let r = REACH as isize;
+    (dr == 0 && df.abs() <= r)
+        || (df == 0 && dr.abs() <= r)
+        || (dr.abs() == df.abs() && dr.abs() <= r)
+}
 
 /// The key of the attacker's position (the side to move is part of it: a pass changes it).
 fn key(b: &Board) -> u64 {
@@ -119,8 +133,7 @@ impl Engine {
             return None;
         }
         let mut attacks = [(Threat::None, 0usize); MAX_ATTACKS];
-        let keep =
-            |c: Cell| last.is_none_or(|l| b.threat(c, us) >= ANYWHERE || in_line(c, l, REACH));
+        let keep = |c: Cell| last.is_none_or(|l| b.threat(c, us) >= ANYWHERE || relevant(c, l));
         let n = movegen::attacks(b, us, Threat::Three, keep, &mut attacks);
         for &(_, m) in &attacks[..n] {
             b.make_for_threats(m);
