@@ -7,12 +7,15 @@
 //! move writes four words. It refreshes the patterns, threat classes and evaluation terms
 //! of the empty cells among its forty line neighbours, and logs their states for unmake to
 //! put back. Counts of empty cells per threat class and the sums of the evaluation terms
-//! follow, so that "does white have a four" or the static value cost nothing.
+//! follow, so that "does white have a four" or the static value cost nothing. The threats
+//! searches' moves ([`Board::make_for_threats`]) leave out the changes that keep every
+//! class, so the evaluation lags under them.
 //!
 //! Under renju black plays by the exact rule (the patterns see a six as nothing) and may not
 //! make a double three, a double four or an overline: the board keeps both players' stones
 //! as the rules' bit sets too, and asks the rules ([`crate::rules`]) whether a cell is
-//! forbidden when a search is about to use it ([`Board::allowed`]). Forbidden cells are not
+//! forbidden when a search is about to use it ([`Board::allowed`]; where black's patterns
+//! rule a forbidden move out, it is not asked). Forbidden cells are not
 //! left out of the counts: whether a renju three is real depends on cells far from the move,
 //! which an incremental update cannot follow, so the searches ask at the cells they use.
 
@@ -152,6 +155,8 @@ struct Mark {
     sums: [i32; 2],
     waits: [i32; 2],
     undo_len: usize,
+    /// Made by [`Board::make_for_threats`].
+    classes_only: bool,
 }
 
 /// The counts and sums of a board, as a move changes them.
@@ -189,6 +194,10 @@ pub struct Board {
     zobrist: Box<[[u64; 2]; CELLS]>,
     /// The moves made.
     moves: Vec<Mark>,
+    /// How many of them were made by [`Board::make_for_threats`]: while any is, the
+    /// evaluation sums, the cells' terms and their patterns weaker than an open three may
+    /// lag (checked in debug builds where they are read).
+    classes_only: u32,
     /// The cells whose state the moves changed, with their states before: unmake restores
     /// them rather than recomputing their patterns.
     undo: Vec<(u16, CellState)>,
@@ -283,6 +292,7 @@ impl Board {
             hash: 0,
             zobrist,
             moves: Vec::with_capacity(columns * rows),
+            classes_only: 0,
             undo: Vec::with_capacity(16 * columns * rows),
             side: 0,
             board_cells,
@@ -381,6 +391,21 @@ impl Board {
         }
     }
 
+    /// Whether black, under renju, may play on the empty cell `f` now and after any stone of
+    /// white's: a white stone changes no black stone, so it makes no black four (nor two on
+    /// one line), no overline and no five, and only takes five points and straight-four
+    /// points away; it can make a double three only by making real a three already there
+    /// whose four point was forbidden (a rules three is always an open-three pattern, and a
+    /// line with a five point holds no straight-four point). So a cell black may play now,
+    /// with open threes on fewer than two lines, stays playable. Only for black.
+    pub fn stays_allowed(&self, f: Cell) -> bool {
+        self.allowed(f, 0)
+            && (0..4)
+                .filter(|&d| self.pattern(f, 0, d) == Pattern::OpenThree)
+                .count()
+                < 2
+    }
+
     /// Whether black's moves are restricted (renju).
     #[inline]
     pub fn restricted(&self, player: usize) -> bool {
@@ -477,7 +502,9 @@ impl Board {
         self.state[c].threat[player]
     }
 
-    /// The pattern a stone of `player` on `c` makes along direction `d`.
+    /// The pattern a stone of `player` on `c` makes along direction `d`. Under moves made
+    /// by [`Board::make_for_threats`] a pattern weaker than an open three may be an earlier
+    /// one, also weaker than an open three.
     #[inline]
     pub fn pattern(&self, c: Cell, player: usize, d: usize) -> Pattern {
         Pattern::unpack(self.state[c].lines[d], player)
@@ -486,6 +513,10 @@ impl Board {
     /// The evaluation term of the empty cell `c` for `player` as the side to move.
     #[inline]
     pub fn cell_score(&self, c: Cell, player: usize) -> i32 {
+        debug_assert_eq!(
+            self.classes_only, 0,
+            "terms read under a threats search's move"
+        );
         self.terms
             .term(usize::from(self.state[c].combo[player]))
             .score
@@ -509,12 +540,20 @@ impl Board {
     /// The sum of the empty cells' evaluation terms for `player` as the side to move.
     #[inline]
     pub fn sum(&self, player: usize) -> i32 {
+        debug_assert_eq!(
+            self.classes_only, 0,
+            "sums read under a threats search's move"
+        );
         self.sums[player]
     }
 
     /// The sum of the empty cells' evaluation terms for `player` as the side that waits.
     #[inline]
     pub fn wait_sum(&self, player: usize) -> i32 {
+        debug_assert_eq!(
+            self.classes_only, 0,
+            "sums read under a threats search's move"
+        );
         self.waits[player]
     }
 
@@ -603,7 +642,9 @@ impl Board {
             sums: self.sums,
             waits: self.waits,
             undo_len: self.undo.len(),
+            classes_only: CLASSES_ONLY,
         });
+        self.classes_only += u32::from(CLASSES_ONLY);
         // The cell's own state stays as it is while it is taken (only empty cells are
         // refreshed), so that unmake finds it ready.
         self.remove_terms(c);
@@ -658,6 +699,7 @@ impl Board {
         self.counts = mark.counts;
         self.sums = mark.sums;
         self.waits = mark.waits;
+        self.classes_only -= u32::from(mark.classes_only);
         self.add_near(c, FIVE_ONES.wrapping_neg());
     }
 
@@ -743,8 +785,8 @@ impl Board {
         let pair = self.table.packed(key);
         let state = &mut self.state[c];
         let old = state.lines[d];
-        if pair == old || CLASSES_ONLY && !CLASSED[usize::from(pair)] && !CLASSED[usize::from(old)]
-        {
+        let unclassed = !CLASSED[usize::from(pair)] && !CLASSED[usize::from(old)];
+        if pair == old || (CLASSES_ONLY && unclassed) {
             return;
         }
         // A cell lies on one line through the move: it is logged at most once a move.
@@ -777,7 +819,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Tables};
+    use crate::rules::{Forbidden, Geometry, Tables};
     use crate::search::gomoku::pattern::slot;
     use rand::rngs::StdRng;
     use rand::seq::{IndexedRandom, SliceRandom};
@@ -887,30 +929,29 @@ mod tests {
             for _ in 0..30 {
                 let mut squares: Vec<Square> = (0..g.cells()).collect();
                 squares.shuffle(&mut rng);
+                // Legal moves only (renju forbids some): the rest are skipped.
                 let mut pos = Position::new(tables.clone());
                 let mut start = 0;
                 for &sq in &squares[..rng.random_range(0..50)] {
-                    if pos.winner().is_some() {
+                    start += 1;
+                    if pos.play(sq).is_err() || pos.outcome().is_some() {
                         break;
                     }
-                    pos.make(sq);
-                    start += 1;
                 }
                 let mut board = Board::of(&pos);
                 let before = board.clone();
                 let mut stack = 0;
                 for &sq in &squares[start..start + rng.random_range(1..12)] {
-                    if pos.winner().is_some() {
-                        break;
+                    if pos.outcome().is_some() || pos.play(sq).is_err() {
+                        continue;
                     }
-                    // Now and then a full move on top, as a tree node under a threats
-                    // search's move would make.
+                    // Now and then a full move among them: the counts and classes must
+                    // hold through both kinds.
                     if rng.random_range(0..4) == 0 {
                         board.make(board.cell_of(sq));
                     } else {
                         board.make_for_threats(board.cell_of(sq));
                     }
-                    pos.make(sq);
                     stack += 1;
                     let fresh = Board::of(&pos);
                     assert_eq!(board.counts, fresh.counts);
@@ -950,6 +991,33 @@ mod tests {
         }
     }
 
+    /// The patterns the threats searches' moves may leave out decide no class: in every
+    /// combination, any pattern weaker than an open three swapped for any other such
+    /// pattern keeps the class ([`Threat::table`]), and `CLASSED` marks exactly the others.
+    #[test]
+    fn patterns_weaker_than_an_open_three_decide_no_class() {
+        let table = Threat::table();
+        let weak: Vec<Pattern> = (0..10)
+            .map(|i| Threat::patterns(i)[3])
+            .filter(|&p| p < Pattern::OpenThree)
+            .collect();
+        assert_eq!(weak.len(), 6);
+        for (i, &class) in table.iter().enumerate() {
+            let pats = Threat::patterns(i);
+            for d in (0..4).filter(|&d| pats[d] < Pattern::OpenThree) {
+                for &w in &weak {
+                    let mut swapped = pats;
+                    swapped[d] = w;
+                    assert_eq!(table[Threat::index(swapped)], class, "{pats:?} {d} {w:?}");
+                }
+            }
+        }
+        for pair in 0..=255u8 {
+            let strong = (0..2).any(|p| Pattern::unpack(pair, p) >= Pattern::OpenThree);
+            assert_eq!(CLASSED[usize::from(pair)], strong, "{pair}");
+        }
+    }
+
     /// The patterns' shortcut past the rules' forbidden-move check never passes a cell the
     /// rules forbid: every empty cell of random renju boards crowded with black stones,
     /// checked against the rules ([`crate::rules`], an independent implementation).
@@ -961,7 +1029,7 @@ mod tests {
             .with_rule(Rule::Renju)
             .expect("15x15 takes renju");
         let tables = Tables::new(g);
-        let (mut forbidden_cells, mut passed) = (0, 0);
+        let (mut kinds, mut passed) = (Vec::new(), 0);
         for _ in 0..300 {
             let mut board = Board::of(&Position::new(tables.clone()));
             let mut squares: Vec<Square> = (0..g.cells()).collect();
@@ -978,9 +1046,9 @@ mod tests {
             let r = board.renju.as_ref().expect("a renju board");
             for &c in board.board_cells.iter().filter(|&&c| board.is_empty(c)) {
                 let rules = forbidden(&r.tables, r.stones[0], r.stones[1], board.square_of(c));
-                if rules.is_some() {
-                    forbidden_cells += 1;
-                    assert!(!board.never_forbidden(c), "{rules:?} passed");
+                if let Some(kind) = rules {
+                    kinds.push(kind);
+                    assert!(!board.never_forbidden(c), "{kind:?} passed");
                 }
                 if board.never_forbidden(c) {
                     passed += 1;
@@ -988,9 +1056,17 @@ mod tests {
             }
         }
         // The check meets every kind of forbidden point, and passes most cells.
+        for kind in [
+            Forbidden::Overline,
+            Forbidden::DoubleFour,
+            Forbidden::DoubleThree,
+        ] {
+            assert!(kinds.contains(&kind), "no {kind:?} among {}", kinds.len());
+        }
         assert!(
-            forbidden_cells > 500 && passed > 40_000,
-            "{forbidden_cells} {passed}"
+            kinds.len() > 500 && passed > 40_000,
+            "{} {passed}",
+            kinds.len()
         );
     }
 

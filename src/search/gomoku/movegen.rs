@@ -126,21 +126,11 @@ fn defences(
     // open-four cells into a double three, or a forbidden one into a real threat: the reach
     // argument does not hold, so every empty cell is tried.
     let restricted = board.restricted(them);
-    // A cell black may play now stays playable after any stone of ours unless it has open
-    // threes on two lines: a stone of ours makes no four or overline of black's, and
-    // weakens black's lines, so it can make a double three only of two threes there
-    // already (by lifting the ban on a three's four point). Such cells need no rules'
-    // check per candidate.
+    // Black's cells that no stone of ours can make forbidden need no rules' check for each
+    // candidate.
     let stays: Vec<bool> = threats
         .iter()
-        .map(|&f| {
-            restricted
-                && board.allowed(f, them)
-                && (0..4)
-                    .filter(|&d| board.pattern(f, them, d) == Pattern::OpenThree)
-                    .count()
-                    < 2
-        })
+        .map(|&f| restricted && board.stays_allowed(f))
         .collect();
     let holds = |c: Cell| {
         threats.iter().zip(&stays).all(|(&f, &stays)| {
