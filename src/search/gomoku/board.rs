@@ -835,6 +835,16 @@ mod tests {
         key
     }
 
+    /// Checks that two boards hold the same stones, patterns, counts and sums.
+    fn assert_same(board: &Board, other: &Board) {
+        assert_eq!(board.lines, other.lines);
+        assert_eq!(board.state, other.state);
+        assert_eq!(board.counts, other.counts);
+        assert_eq!(board.sums, other.sums);
+        assert_eq!(board.waits, other.waits);
+        assert_eq!(board.hash, other.hash);
+    }
+
     /// After random games with take-backs, the incremental state equals a board built from
     /// scratch.
     #[test]
@@ -904,12 +914,7 @@ mod tests {
                 for _ in 0..made {
                     board.unmake();
                 }
-                let empty = Board::new(&Position::new(tables.clone()), rule);
-                assert_eq!(board.lines, empty.lines);
-                assert_eq!(board.state, empty.state);
-                assert_eq!(board.counts, empty.counts);
-                assert_eq!(board.sums, empty.sums);
-                assert_eq!(board.waits, empty.waits);
+                assert_same(&board, &Board::new(&Position::new(tables.clone()), rule));
             }
         }
     }
@@ -981,12 +986,7 @@ mod tests {
                 for _ in 0..stack {
                     board.unmake();
                 }
-                assert_eq!(board.state, before.state);
-                assert_eq!(board.lines, before.lines);
-                assert_eq!(board.counts, before.counts);
-                assert_eq!(board.sums, before.sums);
-                assert_eq!(board.waits, before.waits);
-                assert_eq!(board.hash, before.hash);
+                assert_same(&board, &before);
             }
         }
     }
