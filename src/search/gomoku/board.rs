@@ -835,6 +835,12 @@ mod tests {
         key
     }
 
+    /// The board's empty cells, in square order.
+    fn empty_cells(board: &Board) -> Vec<Cell> {
+        let empty = |c: &Cell| board.is_empty(*c);
+        board.board_cells.iter().copied().filter(empty).collect()
+    }
+
     /// Checks that two boards hold the same stones, patterns, counts and sums.
     fn assert_same(board: &Board, other: &Board) {
         assert_eq!(board.lines, other.lines);
@@ -962,12 +968,7 @@ mod tests {
                     assert_eq!(board.counts, fresh.counts);
                     assert_eq!(board.cells, fresh.cells);
                     assert_eq!(board.hash, fresh.hash);
-                    let empty: Vec<Cell> = fresh
-                        .board_cells
-                        .iter()
-                        .copied()
-                        .filter(|&c| fresh.is_empty(c))
-                        .collect();
+                    let empty = empty_cells(&fresh);
                     for &c in &empty {
                         assert_eq!(board.state[c].threat, fresh.state[c].threat);
                     }
@@ -1095,12 +1096,7 @@ mod tests {
                     pos.make(sq);
                 }
                 let mut board = Board::new(&pos, rule);
-                let empties: Vec<Cell> = board
-                    .board_cells
-                    .iter()
-                    .copied()
-                    .filter(|&c| board.is_empty(c))
-                    .collect();
+                let empties = empty_cells(&board);
                 for &c in &empties {
                     let before: Vec<[Threat; 2]> = empties
                         .iter()
