@@ -194,10 +194,6 @@ pub struct Board {
     zobrist: Box<[[u64; 2]; CELLS]>,
     /// The moves made.
     moves: Vec<Mark>,
-    /// How many of them were made by [`Board::make_for_threats`]: while any is, the
-    /// evaluation sums, the cells' terms and their patterns weaker than an open three may
-    /// lag (checked in debug builds where they are read).
-    classes_only: u32,
     /// The cells whose state the moves changed, with their states before: unmake restores
     /// them rather than recomputing their patterns.
     undo: Vec<(u16, CellState)>,
@@ -292,7 +288,6 @@ impl Board {
             hash: 0,
             zobrist,
             moves: Vec::with_capacity(columns * rows),
-            classes_only: 0,
             undo: Vec::with_capacity(16 * columns * rows),
             side: 0,
             board_cells,
@@ -355,7 +350,7 @@ impl Board {
     fn never_forbidden(&self, c: Cell) -> bool {
         let mut strong = 0;
         for d in 0..4 {
-            match Pattern::unpack(self.state[c].lines[d], 0) {
+            match self.pattern(c, 0, d) {
                 Pattern::OpenThree | Pattern::Four => strong += 1,
                 Pattern::OpenFour | Pattern::Five => return false,
                 _ => {}
@@ -510,13 +505,17 @@ impl Board {
         Pattern::unpack(self.state[c].lines[d], player)
     }
 
+    /// Whether a move made by [`Board::make_for_threats`] is on the board: the evaluation
+    /// sums, the cells' terms and their patterns weaker than an open three may lag until it
+    /// is taken back (checked in debug builds where they are read).
+    fn lagging(&self) -> bool {
+        self.moves.iter().rev().any(|m| m.classes_only)
+    }
+
     /// The evaluation term of the empty cell `c` for `player` as the side to move.
     #[inline]
     pub fn cell_score(&self, c: Cell, player: usize) -> i32 {
-        debug_assert_eq!(
-            self.classes_only, 0,
-            "terms read under a threats search's move"
-        );
+        debug_assert!(!self.lagging(), "terms read under a threats search's move");
         self.terms
             .term(usize::from(self.state[c].combo[player]))
             .score
@@ -540,20 +539,14 @@ impl Board {
     /// The sum of the empty cells' evaluation terms for `player` as the side to move.
     #[inline]
     pub fn sum(&self, player: usize) -> i32 {
-        debug_assert_eq!(
-            self.classes_only, 0,
-            "sums read under a threats search's move"
-        );
+        debug_assert!(!self.lagging(), "sums read under a threats search's move");
         self.sums[player]
     }
 
     /// The sum of the empty cells' evaluation terms for `player` as the side that waits.
     #[inline]
     pub fn wait_sum(&self, player: usize) -> i32 {
-        debug_assert_eq!(
-            self.classes_only, 0,
-            "sums read under a threats search's move"
-        );
+        debug_assert!(!self.lagging(), "sums read under a threats search's move");
         self.waits[player]
     }
 
@@ -644,7 +637,6 @@ impl Board {
             undo_len: self.undo.len(),
             classes_only: CLASSES_ONLY,
         });
-        self.classes_only += u32::from(CLASSES_ONLY);
         // The cell's own state stays as it is while it is taken (only empty cells are
         // refreshed), so that unmake finds it ready.
         self.remove_terms(c);
@@ -699,7 +691,6 @@ impl Board {
         self.counts = mark.counts;
         self.sums = mark.sums;
         self.waits = mark.waits;
-        self.classes_only -= u32::from(mark.classes_only);
         self.add_near(c, FIVE_ONES.wrapping_neg());
     }
 
@@ -785,8 +776,9 @@ impl Board {
         let pair = self.table.packed(key);
         let state = &mut self.state[c];
         let old = state.lines[d];
-        let unclassed = !CLASSED[usize::from(pair)] && !CLASSED[usize::from(old)];
-        if pair == old || (CLASSES_ONLY && unclassed) {
+        if pair == old
+            || (CLASSES_ONLY && !CLASSED[usize::from(pair)] && !CLASSED[usize::from(old)])
+        {
             return;
         }
         // A cell lies on one line through the move: it is logged at most once a move.
@@ -818,6 +810,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+    //! The `expect`s here are on a 15x15 board with five in a row (valid under every rule)
+    //! and on a board built under renju, valid by construction.
     use super::*;
     use crate::rules::{Forbidden, Geometry, Tables};
     use crate::search::gomoku::pattern::slot;

@@ -127,15 +127,16 @@ fn defences(
     // argument does not hold, so every empty cell is tried.
     let restricted = board.restricted(them);
     // Black's cells that no stone of ours can make forbidden need no rules' check for each
-    // candidate.
-    let stays: Vec<bool> = threats
-        .iter()
-        .map(|&f| restricted && board.stays_allowed(f))
-        .collect();
+    // candidate (read only under renju).
+    let stays: Vec<bool> = if restricted {
+        threats.iter().map(|&f| board.stays_allowed(f)).collect()
+    } else {
+        Vec::new()
+    };
     let holds = |c: Cell| {
-        threats.iter().zip(&stays).all(|(&f, &stays)| {
+        threats.iter().enumerate().all(|(i, &f)| {
             board.threat_after(f, them, c) != Threat::OpenFour
-                || (restricted && !stays && !board.allowed_after(f, them, c))
+                || (restricted && !stays[i] && !board.allowed_after(f, them, c))
         })
     };
     let mut left_out = 0;
