@@ -159,6 +159,11 @@ impl Engine {
         }
     }
 
+    /// The table's occupancy in permille.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
     /// Forgets what is this thread's own: refuted positions, history and killers.
     pub(super) fn forget(&mut self) {
         self.refuted.clear();
