@@ -20,7 +20,7 @@
 //! which an incremental update cannot follow, so the searches ask at the cells they use.
 
 use super::eval::CellScores;
-use super::pattern::{EMPTY, HALF, LineRule, Pattern, PatternTable, Threat, WALL};
+use super::pattern::{CLASSED, EMPTY, HALF, LineRule, Pattern, PatternTable, Threat, WALL};
 use crate::rules::{Bits, Position, Rule, Square, Tables, forbidden};
 use std::sync::Arc;
 
@@ -126,19 +126,6 @@ const SQUARE_ROWS: [isize; 5] = {
     while k < 5 {
         out[k] = (k as isize - 2) * STRIDE as isize - 2;
         k += 1;
-    }
-    out
-};
-
-/// Whether either player's pattern in a packed pair ([`PatternTable::packed`]) counts in a
-/// threat class ([`Threat::of`]): an open three or stronger.
-static CLASSED: [bool; 256] = {
-    let mut out = [false; 256];
-    let mut pair = 0;
-    while pair < 256 {
-        out[pair] =
-            pair & 15 >= Pattern::OpenThree as usize || pair >> 4 >= Pattern::OpenThree as usize;
-        pair += 1;
     }
     out
 };
@@ -773,12 +760,15 @@ impl Board {
         key: u32,
         totals: &mut Totals,
     ) {
-        let pair = self.table.packed(key);
         let state = &mut self.state[c];
         let old = state.lines[d];
-        if pair == old
-            || (CLASSES_ONLY && !CLASSED[usize::from(pair)] && !CLASSED[usize::from(old)])
-        {
+        // The table's bits of classed keys are small enough to stay in the nearest cache,
+        // where the table itself often is not: most changes are ruled out by them alone.
+        if CLASSES_ONLY && !CLASSED[usize::from(old)] && !self.table.classed(key) {
+            return;
+        }
+        let pair = self.table.packed(key);
+        if pair == old {
             return;
         }
         // A cell lies on one line through the move: it is logged at most once a move.

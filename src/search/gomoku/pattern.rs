@@ -166,6 +166,19 @@ fn level(key: u32, own: u32, rule: LineRule, memo: &mut [Option<Pattern>]) -> Pa
     p
 }
 
+/// Whether either player's pattern in a packed pair ([`PatternTable::packed`]) counts in a
+/// threat class ([`Threat::of`]): an open three or stronger.
+pub static CLASSED: [bool; 256] = {
+    let mut out = [false; 256];
+    let mut pair = 0;
+    while pair < 256 {
+        out[pair] =
+            pair & 15 >= Pattern::OpenThree as usize || pair >> 4 >= Pattern::OpenThree as usize;
+        pair += 1;
+    }
+    out
+};
+
 /// The patterns of every key for both players under one rule each.
 ///
 /// Under freestyle no five through a cell reaches its fifth neighbours, so an all-freestyle
@@ -174,6 +187,8 @@ fn level(key: u32, own: u32, rule: LineRule, memo: &mut [Option<Pattern>]) -> Pa
 pub struct PatternTable {
     /// Black's pattern in the low four bits, white's in the high four.
     entries: Vec<u8>,
+    /// A bit for each entry: whether it is [`CLASSED`].
+    classed: Vec<u64>,
     /// Index = (key >> shift) & mask.
     shift: u32,
     mask: u32,
@@ -196,8 +211,13 @@ impl PatternTable {
                 *entry |= (p as u8) << (4 * player);
             }
         }
+        let mut classed = vec![0u64; entries.len().div_ceil(64)];
+        for (index, &pair) in entries.iter().enumerate() {
+            classed[index / 64] |= u64::from(CLASSED[usize::from(pair)]) << (index % 64);
+        }
         PatternTable {
             entries,
+            classed,
             shift,
             mask: (1 << bits) - 1,
         }
@@ -229,6 +249,13 @@ impl PatternTable {
     #[inline]
     pub fn packed(&self, key: u32) -> u8 {
         self.entries[((key >> self.shift) & self.mask) as usize]
+    }
+
+    /// Whether either player's pattern of `key` is [`CLASSED`].
+    #[inline]
+    pub fn classed(&self, key: u32) -> bool {
+        let index = ((key >> self.shift) & self.mask) as usize;
+        self.classed[index / 64] >> (index % 64) & 1 != 0
     }
 
     /// The farthest neighbour (in steps, each side) whose content the table reads: a stone
@@ -443,6 +470,19 @@ mod tests {
                     let got = table.get(key_of(&line), player);
                     assert_eq!(got, want, "{rule:?} player {player} line {line:?}");
                 }
+            }
+        }
+    }
+
+    /// The bits of classed keys say of every key what its entry says.
+    #[test]
+    fn the_classed_bits_match_the_entries() {
+        let rules = [LineRule::Freestyle, LineRule::Exact];
+        for pair in rules.into_iter().flat_map(|a| rules.map(|b| [a, b])) {
+            let table = PatternTable::shared_by_player(pair);
+            for key in 0..1u32 << KEY_BITS {
+                let want = CLASSED[usize::from(table.packed(key))];
+                assert_eq!(table.classed(key), want, "{pair:?} {key:#x}");
             }
         }
     }
