@@ -387,10 +387,10 @@ impl Search {
     }
 
     /// Runs the search as [`Search::run`] does, steered by `steering`. The last iteration
-    /// reported always starts with the move played: when the search plays another move
-    /// than the first of the last line it reported (the gomoku search plays a move that beat
-    /// the best in an iteration cut short), it is reported once more, as the line of that
-    /// move with the search's final value, before this returns.
+    /// reported always starts with the move played: the searches report such a line
+    /// themselves, and as a safety net, should one play another move than the first of the
+    /// last line it reported, that move is reported once more, as its line with the
+    /// search's final value, before this returns.
     pub fn run_steered(
         mut self,
         searcher: &mut Searcher,

@@ -23,8 +23,9 @@ for f in lines:
         if l.startswith("info") and " nodes " in l: last=l
         if l.startswith("bestmove"): break
         if "error" in l: sys.exit("kinrow: "+l.strip())
-    if last is None:
-        # A search that spends its nodes before its first iteration ends prints none.
+    if last is None or " depth 0 " in last:
+        # A search that spends its nodes before its first iteration ends printed no line
+        # before 7a11d98, and a line of depth 0 since: counted as before either way.
         silent += 1
         depths.append(0)
         continue
@@ -33,4 +34,4 @@ send("quit")
 p.wait()
 import resource
 ru=resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"nodes {tot} time {time.time()-t0:.2f} depth {sum(depths)/len(depths):.2f} cpu {ru.ru_utime:.2f}" + (f" ({silent} without an info line)" if silent else ""))
+print(f"nodes {tot} time {time.time()-t0:.2f} depth {sum(depths)/len(depths):.2f} cpu {ru.ru_utime:.2f}" + (f" ({silent} without a completed iteration)" if silent else ""))

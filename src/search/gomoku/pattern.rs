@@ -211,9 +211,10 @@ impl PatternTable {
                 *entry |= (p as u8) << (4 * player);
             }
         }
-        let mut classed = vec![0u64; entries.len().div_ceil(64)];
+        let word = u64::BITS as usize;
+        let mut classed = vec![0u64; entries.len().div_ceil(word)];
         for (index, &pair) in entries.iter().enumerate() {
-            classed[index / 64] |= u64::from(CLASSED[usize::from(pair)]) << (index % 64);
+            classed[index / word] |= u64::from(CLASSED[usize::from(pair)]) << (index % word);
         }
         PatternTable {
             entries,
@@ -255,7 +256,8 @@ impl PatternTable {
     #[inline]
     pub fn classed(&self, key: u32) -> bool {
         let index = ((key >> self.shift) & self.mask) as usize;
-        self.classed[index / 64] >> (index % 64) & 1 != 0
+        let word = u64::BITS as usize;
+        self.classed[index / word] >> (index % word) & 1 != 0
     }
 
     /// The farthest neighbour (in steps, each side) whose content the table reads: a stone
@@ -478,11 +480,11 @@ mod tests {
     #[test]
     fn the_classed_bits_match_the_entries() {
         let rules = [LineRule::Freestyle, LineRule::Exact];
-        for pair in rules.into_iter().flat_map(|a| rules.map(|b| [a, b])) {
-            let table = PatternTable::shared_by_player(pair);
+        for by_player in rules.into_iter().flat_map(|a| rules.map(|b| [a, b])) {
+            let table = PatternTable::shared_by_player(by_player);
             for key in 0..1u32 << KEY_BITS {
                 let want = CLASSED[usize::from(table.packed(key))];
-                assert_eq!(table.classed(key), want, "{pair:?} {key:#x}");
+                assert_eq!(table.classed(key), want, "{by_player:?} {key:#x}");
             }
         }
     }
