@@ -386,11 +386,12 @@ impl Search {
             .result
     }
 
-    /// Runs the search as [`Search::run`] does, steered by `steering`. The last iteration
-    /// reported always starts with the move played: the searches report such a line
-    /// themselves, and as a safety net, should one play another move than the first of the
-    /// last line it reported, that move is reported once more, as its line with the
-    /// search's final value, before this returns.
+    /// Runs the search as [`Search::run`] does, steered by `steering`. A move is always
+    /// reported before this returns, and the last iteration reported starts with it: where
+    /// no iteration was reported, as a line of depth 0; the searches report a move they
+    /// play themselves, and as a safety net, should one play another move than the first
+    /// of the last line it reported, that move is reported once more, as its line with the
+    /// search's final value.
     pub fn run_steered(
         mut self,
         searcher: &mut Searcher,
@@ -438,7 +439,24 @@ impl Search {
             &mut each,
         );
         let mut pv = last.as_ref().map(|it| it.pv.clone()).unwrap_or_default();
-        if let (Some(best), Some(it)) = (result.best, &last)
+        if let (Some(best), None) = (result.best, &last) {
+            // A limit or `stop` came before the first iteration ended (a small node limit
+            // spent by the gomoku search's threats searches at the root): the front ends
+            // still show what is known of the move, as a line of the depth completed (none).
+            pv = vec![best];
+            if let Some(slot) = &self.published {
+                slot.store(best, Ordering::Relaxed);
+            }
+            report(&Iteration {
+                depth: result.depth,
+                seldepth: result.depth,
+                value: result.value,
+                nodes: result.nodes,
+                elapsed: self.start.elapsed(),
+                hashfull: searcher.hashfull(&self.position),
+                pv: pv.clone(),
+            });
+        } else if let (Some(best), Some(it)) = (result.best, &last)
             && pv.first() != Some(&best)
         {
             // The move played was not the first of the last line reported: report it, so that
@@ -519,6 +537,80 @@ mod tests {
             std::thread::sleep(Duration::from_millis(1));
         }
         polls
+    }
+
+    /// `moves` played on an empty 15x15 board, five in a row.
+    fn gomoku(moves: &str) -> Position {
+        let g = Geometry::new(15, 15, 5).expect("15x15");
+        let sqs: Vec<Square> = moves
+            .split_whitespace()
+            .map(|m| g.square_named(m).expect("a square"))
+            .collect();
+        Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
+    }
+
+    /// However little a node limit leaves, and a raised stop flag nothing, a move comes
+    /// after at least one report, and the last report's line starts with it: where no
+    /// iteration ended (the gomoku search, the general one), a single line of depth 0 that
+    /// is also published for the guard.
+    #[test]
+    fn a_move_is_always_reported_first() {
+        // A middle game (from `bench/speed/positions.txt`) where the gomoku search's threats
+        // searches at the root spend 20,000 nodes before its first iteration ends.
+        let slow = gomoku(
+            "h8 i7 g7 i9 h6 g6 f8 e9 i8 g8 f9 f7 h9 h7 h10 g10 i11 g9 h5 e10 h12 h11 g12 e11 \
+             e8 d12 g13 f14 f12 e13 e12 i12 c11 d11 d10 l9 j7 i5 g11 f10 c13 k6 j13 i6 j5 k9 i13",
+        );
+        // X to move completes a five at once: the rules settle it with a line of their own.
+        let won = gomoku("h8 a1 i8 a3 j8 a5 k8 a7");
+        let small = Position::new(Tables::new(Geometry::new(7, 7, 4).expect("7x7")));
+        let cases = [
+            (slow.clone(), Some(20_000), false, true),
+            (slow.clone(), Some(1), false, true),
+            (slow, None, true, true),
+            (small.clone(), Some(1), false, true),
+            // The general search polls the flag only every so many nodes: a small board's
+            // first iterations end before it looks.
+            (small, None, true, false),
+            (won, Some(50), false, false),
+        ];
+        for (i, (position, nodes, stopped, unfinished)) in cases.into_iter().enumerate() {
+            let published = Arc::new(AtomicUsize::new(NO_MOVE));
+            let search = Search {
+                position,
+                limits: Limits {
+                    nodes,
+                    ..Limits::default()
+                },
+                settings: Settings::default(),
+                rng: StdRng::seed_from_u64(1),
+                start: Instant::now(),
+                published: Some(Arc::clone(&published)),
+            };
+            let mut searcher = Searcher::new(1).expect("1 MB");
+            let stop = Arc::new(AtomicBool::new(stopped));
+            let mut reports: Vec<Iteration> = Vec::new();
+            let finished =
+                search.run_steered(&mut searcher, &stop, &Steering::default(), &mut |it| {
+                    reports.push(it.clone())
+                });
+            let case = format!("case {i}: {nodes:?} nodes, stopped {stopped}");
+            let best = finished.result.best.expect("a move while the game is on");
+            let last = reports.last().expect("a report before the move");
+            assert_eq!(last.pv.first(), Some(&best), "{case}");
+            assert_eq!(finished.pv.first(), Some(&best), "{case}");
+            assert_eq!(published.load(Ordering::Relaxed), best, "{case}");
+            if unfinished {
+                assert_eq!(reports.len(), 1, "{case}");
+                assert_eq!(
+                    (last.depth, last.nodes),
+                    (0, finished.result.nodes),
+                    "{case}"
+                );
+            } else {
+                assert!(last.depth > 0, "{case}");
+            }
+        }
     }
 
     #[test]

@@ -87,46 +87,18 @@ impl Searcher {
         })
     }
 
-    /// Searches `root` and returns the move to play. `report` is called after every completed
-    /// iteration, and at least once before a move is returned; `rng` breaks ties between
-    /// equally good root moves when the settings ask for it.
-    pub fn search(
-        &mut self,
-        root: &Position,
-        limits: &Limits,
-        settings: Settings,
-        control: &Control,
-        rng: &mut impl Rng,
-        report: &mut dyn FnMut(&Iteration),
-    ) -> SearchResult {
-        let mut reported = false;
-        let result = self.search_any(root, limits, settings, control, rng, &mut |it| {
-            reported = true;
-            report(it);
-        });
-        if let (false, Some(best)) = (reported, result.best) {
-            // A limit reached before the first iteration ended (a small node limit spent by
-            // the root's threats searches): the front ends still show what is known of the
-            // move, as a line of the depth completed (none).
-            let hashfull = match &self.gomoku {
-                Some(g) if gomoku::applies(root) => g.hashfull(),
-                _ => self.general.hashfull(),
-            };
-            report(&Iteration {
-                depth: result.depth,
-                seldepth: result.depth,
-                value: result.value,
-                nodes: result.nodes,
-                elapsed: control.start.elapsed(),
-                hashfull,
-                pv: vec![best],
-            });
+    /// How full the table of the search that searches `root` is, in permille.
+    pub fn hashfull(&self, root: &Position) -> u32 {
+        match &self.gomoku {
+            Some(g) if gomoku::applies(root) => g.hashfull(),
+            _ => self.general.hashfull(),
         }
-        result
     }
 
-    /// [`Searcher::search`], reporting only what the searches report.
-    fn search_any(
+    /// Searches `root` and returns the move to play. `report` is called after every completed
+    /// iteration; `rng` breaks ties between equally good root moves when the settings ask for
+    /// it.
+    pub fn search(
         &mut self,
         root: &Position,
         limits: &Limits,
@@ -338,20 +310,6 @@ mod tests {
         Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
     }
 
-    /// A 15x15 middle game (from `bench/speed/positions.txt`) where the root's threats
-    /// searches spend 20,000 nodes before the first iteration ends.
-    fn slow_middle_game() -> Position {
-        let g = Geometry::new(15, 15, 5).expect("15x15");
-        let moves = "h8 i7 g7 i9 h6 g6 f8 e9 i8 g8 f9 f7 h9 h7 h10 g10 i11 g9 h5 e10 h12 h11 \
-                     g12 e11 e8 d12 g13 f14 f12 e13 e12 i12 c11 d11 d10 l9 j7 i5 g11 f10 c13 k6 \
-                     j13 i6 j5 k9 i13";
-        let sqs: Vec<Square> = moves
-            .split_whitespace()
-            .map(|m| g.square_named(m).expect("a square"))
-            .collect();
-        Position::from_moves(Tables::new(g), &sqs).expect("legal moves")
-    }
-
     /// `s`'s search of `pos` under `limits`, seeded with 1; `stopped`: with the stop flag up.
     fn search_with(
         s: &mut Searcher,
@@ -401,54 +359,6 @@ mod tests {
             (r.best, r.nodes, r.depth)
         };
         assert_eq!(search(true), search(false));
-    }
-
-    /// However little a node limit leaves, and a raised stop flag nothing, a move comes
-    /// after at least one report, and the last report's line starts with it: where no
-    /// iteration ended (the gomoku search, the general one), a single line of depth 0.
-    #[test]
-    fn a_move_is_always_reported_first() {
-        let small = empty_board(7, 7, 4);
-        let cases = [
-            (slow_middle_game(), Some(20_000), false, true),
-            (slow_middle_game(), Some(1), false, true),
-            (slow_middle_game(), None, true, true),
-            (small.clone(), Some(1), false, true),
-            // The general search polls the flag only every so many nodes: a small board's
-            // first iterations end before it looks.
-            (small, None, true, false),
-            (middle_game(), Some(50), false, false),
-        ];
-        for (i, (pos, nodes, stopped, unfinished)) in cases.into_iter().enumerate() {
-            let mut s = Searcher::new(1).expect("a table");
-            let limits = Limits {
-                nodes,
-                ..Limits::default()
-            };
-            let control = Control {
-                stop: Arc::new(AtomicBool::new(stopped)),
-                start: Instant::now(),
-            };
-            let mut reports: Vec<Iteration> = Vec::new();
-            let r = s.search(
-                &pos,
-                &limits,
-                Settings::default(),
-                &control,
-                &mut StdRng::seed_from_u64(1),
-                &mut |it| reports.push(it.clone()),
-            );
-            let case = format!("case {i}: {nodes:?} nodes, stopped {stopped}");
-            let best = r.best.expect("a move while the game is on");
-            let last = reports.last().expect("a report before the move");
-            assert_eq!(last.pv.first(), Some(&best), "{case}");
-            if unfinished {
-                assert_eq!(reports.len(), 1, "{case}");
-                assert_eq!((last.depth, last.nodes), (0, r.nodes), "{case}");
-            } else {
-                assert!(last.depth > 0, "{case}");
-            }
-        }
     }
 
     #[test]
