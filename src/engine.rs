@@ -439,42 +439,40 @@ impl Search {
             &mut each,
         );
         let mut pv = last.as_ref().map(|it| it.pv.clone()).unwrap_or_default();
-        if let (Some(best), None) = (result.best, &last) {
-            // A limit or `stop` came before the first iteration ended (a small node limit
-            // spent by the gomoku search's threats searches at the root): the front ends
-            // still show what is known of the move, as a line of the depth completed (none).
-            pv = vec![best];
-            if let Some(slot) = &self.published {
-                slot.store(best, Ordering::Relaxed);
-            }
-            report(&Iteration {
-                depth: result.depth,
-                seldepth: result.depth,
-                value: result.value,
-                nodes: result.nodes,
-                elapsed: self.start.elapsed(),
-                hashfull: searcher.hashfull(&self.position),
-                pv: pv.clone(),
-            });
-        } else if let (Some(best), Some(it)) = (result.best, &last)
+        if let Some(best) = result.best
             && pv.first() != Some(&best)
         {
-            // The move played was not the first of the last line reported: report it, so that
-            // the last line a GUI sees is the one played.
+            // No line was reported (a limit or `stop` came before the first iteration
+            // ended, say a small node limit spent by the gomoku search's threats searches at
+            // the root), or the move played is not the first of the last one: report it, so
+            // that the last line a GUI sees is the one played, at the depth completed.
             pv = vec![best];
             if let Some(slot) = &self.published {
                 slot.store(best, Ordering::Relaxed);
             }
-            let final_line = Iteration {
-                depth: result.depth.max(1),
-                seldepth: it.seldepth.max(result.depth),
-                value: result.value,
-                nodes: result.nodes.max(it.nodes),
-                elapsed: self.start.elapsed(),
-                hashfull: it.hashfull,
-                pv: pv.clone(),
+            let (depth, seldepth, nodes, hashfull) = match &last {
+                Some(it) => (
+                    result.depth.max(1),
+                    it.seldepth.max(result.depth),
+                    result.nodes.max(it.nodes),
+                    it.hashfull,
+                ),
+                None => (
+                    result.depth,
+                    result.depth,
+                    result.nodes,
+                    searcher.hashfull(&self.position),
+                ),
             };
-            report(&final_line);
+            report(&Iteration {
+                depth,
+                seldepth,
+                value: result.value,
+                nodes,
+                elapsed: self.start.elapsed(),
+                hashfull,
+                pv: pv.clone(),
+            });
         }
         let geometry = self.position.geometry();
         log::debug!(
@@ -493,6 +491,9 @@ impl Search {
 
 #[cfg(test)]
 mod tests {
+    //! The `expect`s here are on fixed boards and moves (valid by construction), on a 1 MB
+    //! table, on channels the tests keep open, and on what a test asserts: each failing is
+    //! the test failing.
     use super::*;
     use crate::rules::{Geometry, Tables};
     use rand::SeedableRng;

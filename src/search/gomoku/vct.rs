@@ -63,13 +63,10 @@ const REACH: usize = 4;
 /// there before the previous attack too, and was tried then.
 fn relevant(c: Cell, last: Cell) -> bool {
     let (dr, df) = (
-        (c / STRIDE) as isize - (last / STRIDE) as isize,
-        (c % STRIDE) as isize - (last % STRIDE) as isize,
+        (c / STRIDE).abs_diff(last / STRIDE),
+        (c % STRIDE).abs_diff(last % STRIDE),
     );
-    let r = REACH as isize;
-    (dr == 0 && df.abs() <= r)
-        || (df == 0 && dr.abs() <= r)
-        || (dr.abs() == df.abs() && dr.abs() <= r)
+    (dr == 0 || df == 0 || dr == df) && dr.max(df) <= REACH
 }
 
 /// The key of the attacker's position (the side to move is part of it: a pass changes it).
