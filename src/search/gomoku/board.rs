@@ -118,6 +118,13 @@ fn key_at(word: u64, place: usize) -> u32 {
     (window & ((1 << (2 * HALF)) - 1)) | (window >> (2 * HALF + 2)) << (2 * HALF)
 }
 
+/// Sets or clears the bit of cell `c` in `bits`.
+#[inline(always)]
+fn set_bit(bits: &mut [u64; CELLS / 64], c: Cell, on: bool) {
+    let (word, bit) = ((c / 64) & (CELLS / 64 - 1), c % 64);
+    bits[word] = bits[word] & !(1 << bit) | u64::from(on) << bit;
+}
+
 /// The 5x5 square around a cell as five runs of five bytes of [`Board::near`], each added
 /// as one 8-byte word: a count is at most 25, so no byte carries into the next.
 const SQUARE_ROWS: [isize; 5] = {
@@ -173,6 +180,10 @@ pub struct Board {
     near: Box<[u8; CELLS]>,
     /// Empty cells per player and threat class.
     counts: [[u16; Threat::COUNT]; 2],
+    /// Per player, a bit for each empty cell where its stone makes a four or better: the
+    /// fours searches read their attacks from these few bits rather than from a scan of
+    /// the board, which took a tenth of a search's time.
+    four_cells: [[u64; CELLS / 64]; 2],
     /// Sum of the evaluation terms of the empty cells, per player, as the side to move.
     sums: [i32; 2],
     /// The same as the side that waits.
@@ -191,6 +202,22 @@ pub struct Board {
     terms: Arc<CellScores>,
     /// Under renju, what the forbidden-move check needs.
     renju: Option<Renju>,
+}
+
+/// The set bits of a word, lowest first.
+struct Bits64(u64);
+
+impl Iterator for Bits64 {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        (self.0 != 0).then(|| {
+            let bit = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            bit
+        })
+    }
 }
 
 /// The stones of a renju board as the rules keep them, for their forbidden-move check.
@@ -270,6 +297,7 @@ impl Board {
             state: Box::new([NO_STATE; CELLS]),
             near: Box::new([0; CELLS]),
             counts: [[0; Threat::COUNT]; 2],
+            four_cells: [[0; CELLS / 64]; 2],
             sums: [0; 2],
             waits: [0; 2],
             hash: 0,
@@ -414,9 +442,23 @@ impl Board {
         if self.counts[player][t as usize] == 0 {
             return None;
         }
-        self.board_cells.iter().copied().find(|&c| {
-            self.is_empty(c) && self.state[c].threat[player] == t && self.allowed(c, player)
-        })
+        let found = |c: &Cell| self.state[*c].threat[player] == t && self.allowed(*c, player);
+        if t >= Threat::Four {
+            return self.four_cells(player).find(found);
+        }
+        self.board_cells
+            .iter()
+            .copied()
+            .filter(|&c| self.is_empty(c))
+            .find(found)
+    }
+
+    /// The empty cells where `player`'s stone makes a four or better, in square order.
+    pub fn four_cells(&self, player: usize) -> impl Iterator<Item = Cell> + '_ {
+        self.four_cells[player]
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &word)| Bits64(word).map(move |bit| w * 64 + bit))
     }
 
     /// Hands the move to the other player without a stone (for threat searches that ask
@@ -542,6 +584,11 @@ impl Board {
         // The counts say at once whether the scan would find one: usually not.
         if self.counts[player][t as usize] == 0 {
             return None;
+        }
+        if t >= Threat::Four {
+            return self
+                .four_cells(player)
+                .find(|&c| self.state[c].threat[player] == t);
         }
         self.board_cells
             .iter()
@@ -673,7 +720,19 @@ impl Board {
         // logged states back.
         self.write_lines(c, side as u64 + 1);
         for (n, state) in self.undo.drain(mark.undo_len..) {
-            self.state[usize::from(n) & (CELLS - 1)] = state;
+            let n = usize::from(n) & (CELLS - 1);
+            for p in 0..2 {
+                if (self.state[n].threat[p] >= Threat::Four) != (state.threat[p] >= Threat::Four) {
+                    self.four_cells[p][n / 64] ^= 1 << (n % 64);
+                }
+            }
+            self.state[n] = state;
+        }
+        // The cell emptied has the classes it had when it was filled.
+        for p in 0..2 {
+            if self.state[c].threat[p] >= Threat::Four {
+                set_bit(&mut self.four_cells[p], c, true);
+            }
         }
         self.counts = mark.counts;
         self.sums = mark.sums;
@@ -721,6 +780,7 @@ impl Board {
     fn remove_terms(&mut self, c: Cell) {
         let state = self.state[c];
         for p in 0..2 {
+            set_bit(&mut self.four_cells[p], c, false);
             let term = self.terms.term(usize::from(state.combo[p]));
             self.counts[p][term.threat as usize] -= 1;
             self.sums[p] -= term.score;
@@ -740,6 +800,7 @@ impl Board {
             let term = self.terms.term(combo);
             state.combo[p] = combo as u16;
             state.threat[p] = term.threat;
+            set_bit(&mut self.four_cells[p], c, term.threat >= Threat::Four);
             self.counts[p][term.threat as usize] += 1;
             self.sums[p] += term.score;
             self.waits[p] += term.wait;
@@ -785,6 +846,9 @@ impl Board {
             let term = self.terms.term(combo);
             state.combo[p] = combo as u16;
             state.threat[p] = term.threat;
+            if (before.threat >= Threat::Four) != (term.threat >= Threat::Four) {
+                set_bit(&mut self.four_cells[p], c, term.threat >= Threat::Four);
+            }
             totals.counts[p][before.threat as usize] -= 1;
             totals.counts[p][term.threat as usize] += 1;
             totals.sums[p] += term.score - before.score;
@@ -830,6 +894,7 @@ mod tests {
         assert_eq!(board.lines, other.lines);
         assert_eq!(board.state, other.state);
         assert_eq!(board.counts, other.counts);
+        assert_eq!(board.four_cells, other.four_cells);
         assert_eq!(board.sums, other.sums);
         assert_eq!(board.waits, other.waits);
         assert_eq!(board.hash, other.hash);
@@ -887,6 +952,7 @@ mod tests {
                 }
                 let fresh = Board::new(&pos, rule);
                 assert_eq!(board.counts, fresh.counts);
+                assert_eq!(board.four_cells, fresh.four_cells);
                 assert_eq!(board.sums, fresh.sums);
                 assert_eq!(board.waits, fresh.waits);
                 assert_eq!(board.near, fresh.near);
@@ -950,6 +1016,7 @@ mod tests {
                     stack += 1;
                     let fresh = Board::of(&pos);
                     assert_eq!(board.counts, fresh.counts);
+                    assert_eq!(board.four_cells, fresh.four_cells);
                     assert_eq!(board.cells, fresh.cells);
                     assert_eq!(board.hash, fresh.hash);
                     let empty = empty_cells(&fresh);

@@ -219,11 +219,19 @@ pub fn attacks(
     out: &mut [(Threat, Cell)],
 ) -> usize {
     let mut n = 0;
-    for &c in b.board_cells() {
-        if n < out.len() && b.is_empty(c) && b.threat(c, us) >= min && keep(c) && b.allowed(c, us) {
+    let mut take = |c: Cell| {
+        if n < out.len() && b.threat(c, us) >= min && keep(c) && b.allowed(c, us) {
             out[n] = (b.threat(c, us), c);
             n += 1;
         }
+    };
+    if min >= Threat::Four {
+        b.four_cells(us).for_each(take);
+    } else {
+        b.board_cells()
+            .iter()
+            .filter(|&&c| b.is_empty(c))
+            .for_each(|&c| take(c));
     }
     // Attacks that also make a second threat first: they are the likely winners.
     out[..n].sort_by_key(|&(t, _)| std::cmp::Reverse(t));
