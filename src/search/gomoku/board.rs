@@ -461,6 +461,30 @@ impl Board {
             .flat_map(|(w, &word)| Bits64(word).map(move |bit| w * 64 + bit))
     }
 
+    /// The empty cells with a stone within two steps, in square order. The counts of a row
+    /// are read eight at a time, most of them zero.
+    pub fn near_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        (0..self.rows)
+            .flat_map(move |rank| {
+                let start = (rank + PAD) * STRIDE + PAD;
+                (0..self.columns).step_by(8).flat_map(move |from| {
+                    let at = start + from;
+                    let mut bytes = [0; 8];
+                    bytes.copy_from_slice(&self.near[at..at + 8]);
+                    let word = u64::from_le_bytes(bytes);
+                    // The high bit of each byte that is not zero, for the row's cells only.
+                    let mut found = ((word & LOW7).wrapping_add(LOW7) | word) & !LOW7;
+                    let len = self.columns - from;
+                    if len < 8 {
+                        found &= (1 << (8 * len)) - 1;
+                    }
+                    Bits64(found).map(move |bit| at + bit / 8)
+                })
+            })
+            .filter(|&c| self.is_empty(c))
+    }
+
     /// Hands the move to the other player without a stone (for threat searches that ask
     /// what the opponent could do); undone by calling it again.
     pub fn pass(&mut self) {
@@ -905,7 +929,13 @@ mod tests {
     #[test]
     fn incremental_updates_match_a_fresh_board() {
         let mut rng = StdRng::seed_from_u64(5);
-        for (cols, rows, exact) in [(15, 15, false), (15, 15, true), (9, 12, false)] {
+        for (cols, rows, exact) in [
+            (15, 15, false),
+            (15, 15, true),
+            (9, 12, false),
+            (20, 20, false),
+            (17, 20, false),
+        ] {
             let g = Geometry::new(cols, rows, 5)
                 .expect("geometry")
                 .with_exact(exact);
@@ -959,6 +989,12 @@ mod tests {
                 assert_eq!(board.hash, fresh.hash);
                 assert_eq!(board.cells, fresh.cells);
                 assert_eq!(board.lines, fresh.lines);
+                // The cells near the stones, read eight counts at a time, are the ones a
+                // scan of every cell finds.
+                let near: Vec<Cell> = (fresh.board_cells.iter().copied())
+                    .filter(|&c| fresh.is_empty(c) && fresh.is_near(c))
+                    .collect();
+                assert_eq!(board.near_cells().collect::<Vec<_>>(), near);
                 for &c in &fresh.board_cells {
                     for (d, &step) in DIRS.iter().enumerate() {
                         assert_eq!(board.key(c, d), key_from_cells(&board, c, step));

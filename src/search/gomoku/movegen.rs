@@ -78,7 +78,15 @@ pub fn generate(
         list.push((0, centre));
         return Kind::Near;
     }
-    // The cells we may play (under renju black's forbidden points are not moves).
+    if !board.restricted(us) {
+        list.extend(board.near_cells().map(|c| (0, c)));
+        return if list.len() + board.stones() == board.board_cells().len() {
+            Kind::Complete
+        } else {
+            Kind::Near
+        };
+    }
+    // The cells black may play under renju (its forbidden points are not moves).
     let mut empties = 0;
     for &c in board.board_cells() {
         if board.is_empty(c) && board.allowed(c, us) {
@@ -116,10 +124,9 @@ fn defences(
     // The opponent's open-four cells, under renju forbidden or not: a stone of ours makes
     // no new one (it only weakens the opponent's lines), so they are the only cells to look
     // at after a move of ours, each on the one line through it and our stone.
-    let threats: Vec<Cell> = cells
-        .iter()
-        .copied()
-        .filter(|&f| board.is_empty(f) && board.threat(f, them) == Threat::OpenFour)
+    let threats: Vec<Cell> = board
+        .four_cells(them)
+        .filter(|&f| board.threat(f, them) == Threat::OpenFour)
         .collect();
     // Under renju the opponent is black, and a stone of ours anywhere can lift a ban on a
     // cell whose three was not real (its four point forbidden), turning one of black's
@@ -140,9 +147,9 @@ fn defences(
         })
     };
     let mut left_out = 0;
-    for &c in cells {
+    for c in board.four_cells(us) {
         let threat = board.threat(c, us);
-        if board.is_empty(c) && threat >= Threat::Four && board.allowed(c, us) && marks.mark(c) {
+        if board.allowed(c, us) && marks.mark(c) {
             if threat > postponed || holds(c) {
                 list.push((0, c));
             } else {
