@@ -10,7 +10,9 @@
 //! show every step; `verify_share`'s is the share the move-quality runs of
 //! `results/gomoku-search-2026-11-28/verify/` found best, `quiet_plies`'s the value that
 //! scored best in the matches against Rapfi of `results/gomoku-search-2026-11-29/`,
-//! `postpone_class`'s the one of `results/postpone-2026-11-30/` (the same yardstick), and the
+//! `postpone_class`'s the one of `results/postpone-2026-11-30/` (the same yardstick),
+//! `aspiration_window`'s the better of the two widths of `results/aspiration-2026-11-30/`
+//! (the same yardstick), and the
 //! evaluation's `eval_*` the values `kinrow tune spsa` reached against Rapfi at depth 12
 //! (`results/tune/rapfi-d12-eval/`, from the values fitted with the cell weights), and the
 //! cell weights `cell_move_*` and `cell_wait_*` the values fitted to Rapfi's evaluations of
@@ -127,6 +129,10 @@ params! {
     /// Late-move reductions at the root: root moves from this one on (counted from 0) that
     /// make no threat are searched a ply shallower first (0: none).
     root_lmr_move: 2 in 0..=40 step 2;
+    /// Aspiration windows: from the third iteration the first root move is searched with a
+    /// window this wide either side of the last iteration's value, and again with the
+    /// full window where its value falls outside (0: always the full window).
+    aspiration_window: 300 in 0..=2000 step 20;
     /// Futility pruning of moves: at a non-PV node of at most `futility_depth` plies left,
     /// a quiet move is skipped when the static value plus this much a ply stays at or below
     /// alpha (0: no such pruning).

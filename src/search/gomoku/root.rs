@@ -99,6 +99,8 @@ impl Engine {
         let next_limit =
             next_iteration_limit(limits).map(|t| t * permille.clamp(0, 1000) as u32 / 1000);
         let root_lmr = self.params.root_lmr_move as usize;
+        // The last iteration's value, around which the next one looks first.
+        let mut around = None;
         for depth in 1..=max_depth {
             self.seldepth = 0;
             self.set_horizon(depth);
@@ -122,7 +124,7 @@ impl Engine {
                 b.make(root.cell);
                 let mut v;
                 if i == 0 {
-                    v = -self.node(b, depth as i32 - 1, 1, -INF, -alpha);
+                    v = self.first_root_value(b, depth, alpha, around);
                 } else {
                     v = -self.node(
                         b,
@@ -198,6 +200,7 @@ impl Engine {
             result.best = Some(b.square_of(chosen));
             result.value = value;
             result.depth = depth;
+            around = (depth >= 2).then_some(best);
             report(&self.iteration(depth, value, pv));
             if value.is_proven() {
                 break;
@@ -208,6 +211,28 @@ impl Engine {
         }
         result.nodes = self.total_nodes();
         (result, roots)
+    }
+
+    /// The value of the first root move (made on `b`) at `depth`, above `alpha`: searched
+    /// first within `aspiration_window` either side of the last iteration's value
+    /// (`around`), where there is one and it is no mate, and with the full window where the
+    /// value falls outside (aspiration windows: a narrower window cuts more of the tree).
+    pub(super) fn first_root_value(
+        &mut self,
+        b: &mut Board,
+        depth: u32,
+        alpha: i32,
+        around: Option<i32>,
+    ) -> i32 {
+        let w = self.params.aspiration_window;
+        if let Some(last) = around.filter(|v| w > 0 && v.abs() < MATE_BOUND) {
+            let (low, high) = ((last - w).max(alpha), last + w);
+            let v = -self.node(b, depth as i32 - 1, 1, -high, -low);
+            if self.aborted || (v > low && v < high) {
+                return v;
+            }
+        }
+        -self.node(b, depth as i32 - 1, 1, -INF, -alpha)
     }
 
     /// Checks the chosen move against the opponent's replies with a search of the position

@@ -410,3 +410,41 @@ fn the_search_evaluates_with_the_cell_weights_of_its_parameters() {
     assert!(!default.is_empty());
     assert_ne!(default, changed);
 }
+
+/// Aspiration windows: a first root move whose value falls outside the window around the
+/// last iteration's value, below it or above it, is searched again with the full window and
+/// gets a value near the one a search with the full window gives (not the same: pruning
+/// depends on the window, and the table keeps what the narrow search found), not a bound at
+/// the window's edge.
+#[test]
+fn a_value_outside_the_aspiration_window_is_searched_again() {
+    use crate::search::value::INF;
+    for (moves, first) in [
+        ("h8 i9 h9 h10 g8 i8 j9", "g10"),
+        ("h8 i9 h9 h10 g8 i8 j9 g10 f9", "k10"),
+        ("h8 i9 g10 h10 j8", "i7"),
+    ] {
+        let pos = position(moves, false);
+        let mv = pos.geometry().square_named(first).expect("a square");
+        for depth in 2..=4 {
+            let value = |around: Option<i32>| {
+                let mut engine = Engine::new(4);
+                engine.params.aspiration_window = 40;
+                engine.begin(Arc::new(AtomicBool::new(false)), None, u64::MAX, None);
+                engine.set_horizon(depth);
+                let mut b = Board::of(&pos);
+                b.make(b.cell_of(mv));
+                engine.first_root_value(&mut b, depth, -INF, around)
+            };
+            let full = value(None);
+            assert!(full.abs() < 10_000, "{moves} {first} {depth}: {full}");
+            for around in [full - 600, full + 600] {
+                let v = value(Some(around));
+                assert!(
+                    (v - full).abs() < 200,
+                    "{moves} {first} {depth} around {around}: {v}, {full}"
+                );
+            }
+        }
+    }
+}
