@@ -745,6 +745,8 @@ impl Board {
         self.write_lines(c, side as u64 + 1);
         for (n, state) in self.undo.drain(mark.undo_len..) {
             let n = usize::from(n) & (CELLS - 1);
+            // A logged cell is empty again, and its bit is that of its state now: it
+            // changes where the class it gets back lies across the line.
             for p in 0..2 {
                 if (self.state[n].threat[p] >= Threat::Four) != (state.threat[p] >= Threat::Four) {
                     self.four_cells[p][n / 64] ^= 1 << (n % 64);

@@ -79,14 +79,16 @@ pub fn generate(
         return Kind::Near;
     }
     if !board.restricted(us) {
+        let before = list.len();
         list.extend(board.near_cells().map(|c| (0, c)));
-        return if list.len() + board.stones() == board.board_cells().len() {
+        return if list.len() - before + board.stones() == board.board_cells().len() {
             Kind::Complete
         } else {
             Kind::Near
         };
     }
     // The cells black may play under renju (its forbidden points are not moves).
+    let before = list.len();
     let mut empties = 0;
     for &c in board.board_cells() {
         if board.is_empty(c) && board.allowed(c, us) {
@@ -96,7 +98,7 @@ pub fn generate(
             }
         }
     }
-    if list.len() == empties {
+    if list.len() - before == empties {
         Kind::Complete
     } else {
         Kind::Near

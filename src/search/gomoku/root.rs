@@ -227,10 +227,13 @@ impl Engine {
         let w = self.params.aspiration_window;
         if let Some(last) = around.filter(|v| w > 0 && v.abs() < MATE_BOUND) {
             let (low, high) = ((last - w).max(alpha), last + w);
+            let unsound_before = self.unsound;
             let v = -self.node(b, depth as i32 - 1, 1, -high, -low);
             if self.aborted || (v > low && v < high) {
                 return v;
             }
+            // What the narrow search left out does not weigh on the value searched again.
+            self.unsound = unsound_before;
         }
         -self.node(b, depth as i32 - 1, 1, -INF, -alpha)
     }

@@ -415,7 +415,7 @@ fn the_search_evaluates_with_the_cell_weights_of_its_parameters() {
 /// last iteration's value, below it or above it, is searched again with the full window and
 /// gets a value near the one a search with the full window gives (not the same: pruning
 /// depends on the window, and the table keeps what the narrow search found), not a bound at
-/// the window's edge.
+/// the window's edge; a mate's value centres no window.
 #[test]
 fn a_value_outside_the_aspiration_window_is_searched_again() {
     use crate::search::value::INF;
@@ -445,6 +445,10 @@ fn a_value_outside_the_aspiration_window_is_searched_again() {
                     "{moves} {first} {depth} around {around}: {v}, {full}"
                 );
             }
+            // A mate's value is no centre for a window: the search is the full one.
+            let mate = crate::search::value::MATE - 9;
+            assert_eq!(value(Some(mate)), full, "{moves} {first} {depth}");
+            assert_eq!(value(Some(-mate)), full, "{moves} {first} {depth}");
         }
     }
 }
