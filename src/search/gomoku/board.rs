@@ -473,12 +473,9 @@ impl Board {
                     let mut bytes = [0; 8];
                     bytes.copy_from_slice(&self.near[at..at + 8]);
                     let word = u64::from_le_bytes(bytes);
-                    // The high bit of each byte that is not zero, for the row's cells only.
-                    let mut found = ((word & LOW7).wrapping_add(LOW7) | word) & !LOW7;
-                    let len = self.columns - from;
-                    if len < 8 {
-                        found &= (1 << (8 * len)) - 1;
-                    }
+                    // The high bit of each byte that is not zero (bytes past the row are
+                    // wall cells, which the emptiness test below drops).
+                    let found = ((word & LOW7).wrapping_add(LOW7) | word) & !LOW7;
                     Bits64(found).map(move |bit| at + bit / 8)
                 })
             })
@@ -748,8 +745,9 @@ impl Board {
             // A logged cell is empty again, and its bit is that of its state now: it
             // changes where the class it gets back lies across the line.
             for p in 0..2 {
-                if (self.state[n].threat[p] >= Threat::Four) != (state.threat[p] >= Threat::Four) {
-                    self.four_cells[p][n / 64] ^= 1 << (n % 64);
+                let four = state.threat[p] >= Threat::Four;
+                if (self.state[n].threat[p] >= Threat::Four) != four {
+                    set_bit(&mut self.four_cells[p], n, four);
                 }
             }
             self.state[n] = state;

@@ -1,5 +1,8 @@
 //! Tests of the gomoku searcher as a whole: determinism, wins by fours and threats, renju,
 //! limits, `searchmoves` and the check of the chosen move.
+//!
+//! The `expect`s here are on fixed boards, square names and moves, valid by construction,
+//! and on what a test asserts: each failing is the test failing.
 
 use super::board::Board;
 use super::params::Params;
