@@ -217,6 +217,17 @@ pub fn movetime(ms: u64) -> Deadlines {
 /// loaded 2-core development machine, where Gomocup managers count a late move as a loss.
 pub const GOMOCUP_MARGIN_MS: u64 = 35;
 
+/// The share of a Gomocup turn limit kept back besides [`GOMOCUP_MARGIN_MS`], in percent:
+/// over 1,152 moves at 1 s a move on the loaded development machine (load 2 to 3 on 2
+/// cores), the referee saw replies at most 16 ms after the search's deadline
+/// (`results/aspiration-2026-11-30/freestyle-classical`); 5% (50 ms at 1 s) covers that
+/// three times over, and leaves the search 90% of the turn where 15% left it 80%.
+pub const GOMOCUP_MARGIN_PERCENT: u64 = 5;
+
+/// The most [`GOMOCUP_MARGIN_PERCENT`] keeps back, in ms: under long limits a second covers
+/// any delay of the reply's way out.
+pub const GOMOCUP_MARGIN_CAP_MS: u64 = 1_000;
+
 /// The lag of the Gomocup brain's match clock: 15 ms a move, 35 kept back.
 pub const GOMOCUP_LAG: Lag = Lag {
     per_move_ms: 15,
@@ -224,11 +235,12 @@ pub const GOMOCUP_LAG: Lag = Lag {
 };
 
 /// The hard deadline for a move under a per-move limit of `ms` (Gomocup's `timeout_turn`):
-/// [`GOMOCUP_MARGIN_MS`] plus 15% of the limit (that part at most 2 s) earlier. The search
-/// itself stops within a few ms of its deadline; the rest is for the reply to be scheduled,
-/// written and read on a busy machine.
+/// [`GOMOCUP_MARGIN_MS`] plus [`GOMOCUP_MARGIN_PERCENT`] of the limit (that part at most
+/// [`GOMOCUP_MARGIN_CAP_MS`]) earlier. The search itself stops within a few ms of its
+/// deadline; the rest is for the reply to be scheduled, written and read on a busy machine.
 pub fn turn_deadline(ms: u64) -> Duration {
-    let margin = GOMOCUP_MARGIN_MS + (ms.saturating_mul(15) / 100).min(2_000);
+    let share = (ms.saturating_mul(GOMOCUP_MARGIN_PERCENT) / 100).min(GOMOCUP_MARGIN_CAP_MS);
+    let margin = GOMOCUP_MARGIN_MS + share;
     Duration::from_millis(ms.saturating_sub(margin).max(1))
 }
 
@@ -446,13 +458,13 @@ mod tests {
             (1, ms(1), ms(1)),
             (10, ms(1), ms(2)),
             (20, ms(1), ms(10)),
-            (40, ms(1), ms(30)),
-            (100, ms(50), ms(90)),
-            (200, ms(135), ms(190)),
-            (500, ms(390), ms(490)),
-            (1_000, ms(815), ms(990)),
-            (5_000, ms(4_215), ms(4_990)),
-            (30_000, ms(27_965), ms(29_990)),
+            (40, ms(3), ms(30)),
+            (100, ms(60), ms(90)),
+            (200, ms(155), ms(190)),
+            (500, ms(440), ms(490)),
+            (1_000, ms(915), ms(990)),
+            (5_000, ms(4_715), ms(4_990)),
+            (30_000, ms(28_965), ms(29_990)),
         ] {
             assert_eq!(turn_deadline(limit), turn, "{limit}");
             assert_eq!(movetime_deadline(limit), movetime, "{limit}");
@@ -469,8 +481,8 @@ mod tests {
         assert_eq!(
             turn(200),
             Deadlines {
-                soft: ms(135),
-                hard: ms(135)
+                soft: ms(155),
+                hard: ms(155)
             }
         );
     }
