@@ -187,8 +187,8 @@ mod tests {
         // timeout_match 0: no game limit, whatever time_left says.
         assert_eq!(tc.match_remaining(), None);
         let l = tc.limits(100);
-        assert_eq!(l.hard_time(), Some(ms(155)));
-        assert_eq!(l.soft_time(), Some(ms(155)));
+        assert_eq!(l.hard_time(), Some(ms(135)));
+        assert_eq!(l.soft_time(), Some(ms(135)));
     }
 
     #[test]

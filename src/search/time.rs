@@ -218,14 +218,22 @@ pub fn movetime(ms: u64) -> Deadlines {
 pub const GOMOCUP_MARGIN_MS: u64 = 35;
 
 /// The share of a Gomocup turn limit kept back besides [`GOMOCUP_MARGIN_MS`], in percent:
-/// over 1,152 moves at 1 s a move on the loaded development machine (load 2 to 3 on 2
-/// cores), the referee saw replies at most 16 ms after the search's deadline
+/// over 1,152 moves at 1 s a move on the development machine at load 2 to 3 on its 2
+/// cores, the referee saw replies at most 16 ms after the search's deadline
 /// (`results/aspiration-2026-11-30/freestyle-classical`); 5% (50 ms at 1 s) covers that
-/// three times over, and leaves the search 90% of the turn where 15% left it 80%.
+/// three times over, and leaves the search 91.5% of a second where 15% left it 81.5%. At a
+/// load of 4 to 7 some replies came 1,310 ms after a turn of 1 s began
+/// (`results/gomoku-search-2026-11-28/1s-71acadd`), which neither share covers: a machine
+/// that busy needs a longer turn.
 pub const GOMOCUP_MARGIN_PERCENT: u64 = 5;
 
-/// The most [`GOMOCUP_MARGIN_PERCENT`] keeps back, in ms: under long limits a second covers
-/// any delay of the reply's way out.
+/// The least the share keeps back, in ms: the brain's guard ([`guard_deadline`], up to
+/// 25 ms after the deadline) must still answer the longest hold-up seen (38 ms, see
+/// [`GOMOCUP_MARGIN_MS`]) before the limit under short limits too.
+pub const GOMOCUP_MARGIN_FLOOR_MS: u64 = 30;
+
+/// The most the share keeps back, in ms: under long limits a second covers any delay of
+/// the reply's way out.
 pub const GOMOCUP_MARGIN_CAP_MS: u64 = 1_000;
 
 /// The lag of the Gomocup brain's match clock: 15 ms a move, 35 kept back.
@@ -235,11 +243,13 @@ pub const GOMOCUP_LAG: Lag = Lag {
 };
 
 /// The hard deadline for a move under a per-move limit of `ms` (Gomocup's `timeout_turn`):
-/// [`GOMOCUP_MARGIN_MS`] plus [`GOMOCUP_MARGIN_PERCENT`] of the limit (that part at most
-/// [`GOMOCUP_MARGIN_CAP_MS`]) earlier. The search itself stops within a few ms of its
-/// deadline; the rest is for the reply to be scheduled, written and read on a busy machine.
+/// [`GOMOCUP_MARGIN_MS`] plus [`GOMOCUP_MARGIN_PERCENT`] of the limit (that part within
+/// [`GOMOCUP_MARGIN_FLOOR_MS`] and [`GOMOCUP_MARGIN_CAP_MS`]) earlier. The search itself
+/// stops within a few ms of its deadline; the rest is for the reply to be scheduled,
+/// written and read on a busy machine.
 pub fn turn_deadline(ms: u64) -> Duration {
-    let share = (ms.saturating_mul(GOMOCUP_MARGIN_PERCENT) / 100).min(GOMOCUP_MARGIN_CAP_MS);
+    let share = (ms.saturating_mul(GOMOCUP_MARGIN_PERCENT) / 100)
+        .clamp(GOMOCUP_MARGIN_FLOOR_MS, GOMOCUP_MARGIN_CAP_MS);
     let margin = GOMOCUP_MARGIN_MS + share;
     Duration::from_millis(ms.saturating_sub(margin).max(1))
 }
@@ -458,10 +468,12 @@ mod tests {
             (1, ms(1), ms(1)),
             (10, ms(1), ms(2)),
             (20, ms(1), ms(10)),
-            (40, ms(3), ms(30)),
-            (100, ms(60), ms(90)),
-            (200, ms(155), ms(190)),
-            (500, ms(440), ms(490)),
+            (40, ms(1), ms(30)),
+            (100, ms(35), ms(90)),
+            (200, ms(135), ms(190)),
+            (500, ms(435), ms(490)),
+            (600, ms(535), ms(590)),
+            (700, ms(630), ms(690)),
             (1_000, ms(915), ms(990)),
             (5_000, ms(4_715), ms(4_990)),
             (30_000, ms(28_965), ms(29_990)),
@@ -481,8 +493,8 @@ mod tests {
         assert_eq!(
             turn(200),
             Deadlines {
-                soft: ms(155),
-                hard: ms(155)
+                soft: ms(135),
+                hard: ms(135)
             }
         );
     }
