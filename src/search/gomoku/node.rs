@@ -206,7 +206,7 @@ impl Engine {
         b.has(us, Threat::OpenFour).then_some(MATE - (p + 3))
     }
 
-    /// The value of a horizon node, if it is quiet: a win by fours ends the line; a position
+    /// The value of a horizon node, if it is quiet: a win by fours or threats ends the line; a position
     /// where the opponent threatens an open four, or would win by fours if it were to move,
     /// is not quiet (`None`): its answers are searched (to a bound of plies) before anything
     /// is evaluated.
@@ -227,6 +227,16 @@ impl Engine {
             && let Some((plies, _)) = self.leaf_vcf(b)
         {
             return Some(MATE - (ply as i32 + plies as i32));
+        }
+        if !cut
+            && stand.is_some_and(|s| s >= self.params.leaf_vct_min_eval)
+            && b.fours(them) == 0
+            && let Some((plies, _)) = self.leaf_vct(b)
+        {
+            return Some(MATE - (ply as i32 + plies as i32));
+        }
+        if self.aborted {
+            return Some(0);
         }
         let noisy =
             open_three || (ply < self.quiet_ply && b.fours(them) > 0 && self.opponent_vcf(b));
@@ -744,6 +754,28 @@ mod tests {
             e.postponed(&mut won, 2, 1, false),
             Postpone::Win(v) if v >= MATE_BOUND
         ));
+    }
+
+    /// A quiet horizon where the side to move wins by threats and not by fours ends as won
+    /// with the threats search on, and with a static value without it (no budget, or a
+    /// static value below `leaf_vct_min_eval`).
+    #[test]
+    fn a_quiet_horizon_ends_a_win_by_threats_as_won() {
+        // Black to move: g5 makes two open threes at once (row 5 and file g), and black
+        // has no four to make; white's stones are far off and make nothing.
+        let mut b = Board::of(&position("e5 a15 f5 c15 g6 o1 g7 m1", false));
+        let horizon = |settings: &[(&str, i64)], b: &mut Board| {
+            engine(with(settings)).at_horizon(b, 1, MATE_BOUND - 1)
+        };
+        let v = horizon(&[("leaf_vct_min_eval", -2000)], &mut b);
+        assert!(v.is_some_and(|v| v >= MATE_BOUND), "{v:?}");
+        for off in [
+            &[("leaf_vct_min_eval", -2000), ("leaf_vct_budget", 0)][..],
+            &[("leaf_vct_min_eval", 5000)][..],
+        ] {
+            let v = horizon(off, &mut b);
+            assert!(v.is_some_and(|v| v.abs() < MATE_BOUND), "{off:?}: {v:?}");
+        }
     }
 
     /// A list without those fours is the holding answers only, and leaves the node unsound:

@@ -12,7 +12,9 @@
 //! scored best in the matches against Rapfi of `results/gomoku-search-2026-11-29/`,
 //! `postpone_class`'s the one of `results/postpone-2026-11-30/` (the same yardstick),
 //! `aspiration_window`'s the better of the two widths of `results/aspiration-2026-11-30/`
-//! (the same yardstick), and the
+//! (the same yardstick), `leaf_vct_*`'s the ones measured on the won positions of
+//! `bench/strength/conversion-positions.txt` and at 1 s against Rapfi
+//! (`results/conversion-2026-11-30/`), and the
 //! evaluation's `eval_*` the values `kinrow tune spsa` reached against Rapfi at depth 12
 //! (`results/tune/rapfi-d12-eval/`, from the values fitted with the cell weights), and the
 //! cell weights `cell_move_*` and `cell_wait_*` the values fitted to Rapfi's evaluations of
@@ -183,6 +185,13 @@ params! {
     leaf_vcf_depth: 12 in 2..=40 step 2;
     /// The fours search at the horizon: nodes.
     leaf_vcf_budget: 41 in 0..=1000 step 10;
+    /// The threats search at a quiet horizon: attacks in a row.
+    leaf_vct_depth: 6 in 2..=20 step 1;
+    /// The threats search at a quiet horizon: nodes (0: none).
+    leaf_vct_budget: 3000 in 0..=30000 step 250;
+    /// The threats search at a quiet horizon: the static value the side to move must
+    /// have for it to look (a side well ahead is the one likely to have such a win).
+    leaf_vct_min_eval: 700 in -2000..=5000 step 100;
     /// The fours search at the root: attacks in a row.
     root_vcf_depth: 46 in 4..=120 step 4;
     /// The fours search at the root: nodes.
