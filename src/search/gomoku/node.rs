@@ -767,11 +767,12 @@ mod tests {
         let horizon = |settings: &[(&str, i64)], b: &mut Board| {
             engine(with(settings)).at_horizon(b, 1, MATE_BOUND - 1)
         };
-        let v = horizon(&[("leaf_vct_min_eval", -2000)], &mut b);
+        let on = [("leaf_vct_min_eval", -2000), ("leaf_vct_budget", 3000)];
+        let v = horizon(&on, &mut b);
         assert!(v.is_some_and(|v| v >= MATE_BOUND), "{v:?}");
         for off in [
             &[("leaf_vct_min_eval", -2000), ("leaf_vct_budget", 0)][..],
-            &[("leaf_vct_min_eval", 5000)][..],
+            &[("leaf_vct_min_eval", 5000), ("leaf_vct_budget", 3000)][..],
         ] {
             let v = horizon(off, &mut b);
             assert!(v.is_some_and(|v| v.abs() < MATE_BOUND), "{off:?}: {v:?}");

@@ -13,8 +13,8 @@
 //! `postpone_class`'s the one of `results/postpone-2026-11-30/` (the same yardstick),
 //! `aspiration_window`'s the better of the two widths of `results/aspiration-2026-11-30/`
 //! (the same yardstick), `leaf_vct_*`'s the ones measured on the won positions of
-//! `bench/strength/conversion-positions.txt` and at 1 s against Rapfi
-//! (`results/conversion-2026-11-30/`), and the
+//! `bench/strength/conversion-positions.txt` and at 1 s (`results/conversion-2026-11-30/`;
+//! the search is off by default, its budget 0), and the
 //! evaluation's `eval_*` the values `kinrow tune spsa` reached against Rapfi at depth 12
 //! (`results/tune/rapfi-d12-eval/`, from the values fitted with the cell weights), and the
 //! cell weights `cell_move_*` and `cell_wait_*` the values fitted to Rapfi's evaluations of
@@ -187,8 +187,9 @@ params! {
     leaf_vcf_budget: 41 in 0..=1000 step 10;
     /// The threats search at a quiet horizon: attacks in a row.
     leaf_vct_depth: 6 in 2..=20 step 1;
-    /// The threats search at a quiet horizon: nodes (0: none).
-    leaf_vct_budget: 3000 in 0..=30000 step 250;
+    /// The threats search at a quiet horizon: nodes (0: none, the default; 3,000 kept more
+    /// of black's won positions and lost to kinrow at 56eebe7: `docs/gomoku-search.md`).
+    leaf_vct_budget: 0 in 0..=30000 step 250;
     /// The threats search at a quiet horizon: the static value the side to move must
     /// have for it to look (a side well ahead is the one likely to have such a win).
     leaf_vct_min_eval: 700 in -2000..=5000 step 100;
