@@ -206,10 +206,10 @@ impl Engine {
         b.has(us, Threat::OpenFour).then_some(MATE - (p + 3))
     }
 
-    /// The value of a horizon node, if it is quiet: a win by fours or threats ends the line; a position
-    /// where the opponent threatens an open four, or would win by fours if it were to move,
-    /// is not quiet (`None`): its answers are searched (to a bound of plies) before anything
-    /// is evaluated.
+    /// The value of a horizon node, if it is quiet: a win by fours or threats ends the line;
+    /// a position where the opponent threatens an open four, or would win by fours if it
+    /// were to move, is not quiet (`None`): its answers are searched (to a bound of plies)
+    /// before anything is evaluated.
     fn at_horizon(&mut self, b: &mut Board, ply: usize, beta: i32) -> Option<i32> {
         let us = b.side();
         let them = us ^ 1;
@@ -228,15 +228,13 @@ impl Engine {
         {
             return Some(MATE - (ply as i32 + plies as i32));
         }
-        if !cut
-            && stand.is_some_and(|s| s >= self.params.leaf_vct_min_eval)
-            && b.fours(them) == 0
-            && let Some((plies, _)) = self.leaf_vct(b)
-        {
-            return Some(MATE - (ply as i32 + plies as i32));
-        }
-        if self.aborted {
-            return Some(0);
+        if !cut && stand.is_some_and(|s| s >= self.params.leaf_vct_min_eval) && b.fours(them) == 0 {
+            if let Some((plies, _)) = self.leaf_vct(b) {
+                return Some(MATE - (ply as i32 + plies as i32));
+            }
+            if self.aborted {
+                return Some(0);
+            }
         }
         let noisy =
             open_three || (ply < self.quiet_ply && b.fours(them) > 0 && self.opponent_vcf(b));
