@@ -42,16 +42,12 @@ sys.path.insert(0, os.path.join(here, "..", "tune"))
 from label import Brain  # noqa: E402
 from analyse import square  # noqa: E402
 from summary import outcome  # noqa: E402
+from quality import square_to_sgf  # noqa: E402
 
 sys.path.insert(0, os.path.join(here, "..", "lib"))
 from kinrow_uci import Kinrow  # noqa: E402
 
 GAME = re.compile(r"\(;.*?\)\s*(?=\(|$)", re.S)
-
-
-def sgf_point(sq):
-    """kinrow's square name as SGF letters (the inverse of analyse.square)."""
-    return sq[0] + chr(96 + int(sq[1:]))
 
 
 def lost_as_black(paths):
@@ -104,7 +100,7 @@ class Judge:
             # would make the verdict depend on the order of the questions.
             rapfi = os.environ.get("RAPFI", "/work/tools/bin/pbrain-rapfi")
             brain = Brain(rapfi, self.depth, 60000)
-            self.cache[key] = brain.evaluate(15, 15, [sgf_point(m) for m in moves])
+            self.cache[key] = brain.evaluate(15, 15, [square_to_sgf(m) for m in moves])
             brain.close()
             # Merged with what another run may have written meanwhile.
             on_disk = json.load(open(self.path)) if os.path.exists(self.path) else {}

@@ -228,7 +228,12 @@ impl Engine {
         {
             return Some(MATE - (ply as i32 + plies as i32));
         }
-        if !cut && stand.is_some_and(|s| s >= self.params.leaf_vct_min_eval) && b.fours(them) == 0 {
+        // The threats search is off by default (no budget): that is asked first.
+        if self.params.leaf_vct_budget > 0
+            && !cut
+            && stand.is_some_and(|s| s >= self.params.leaf_vct_min_eval)
+            && b.fours(them) == 0
+        {
             if let Some((plies, _)) = self.leaf_vct(b) {
                 return Some(MATE - (ply as i32 + plies as i32));
             }

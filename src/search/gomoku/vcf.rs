@@ -20,14 +20,12 @@ impl Engine {
     }
 
     /// The short threats search of a quiet horizon (`leaf_vct_*`): a win for the side to
-    /// move by fours and open threes, as [`Engine::vct_deepening`] gives it; `None` at
-    /// once where its budget is 0. Wins that begin with quiet moves lie past the
-    /// horizon's fours search; this one ends such lines as won.
+    /// move by fours and open threes, as [`Engine::vct_deepening`] gives it, within
+    /// `leaf_vct_budget` nodes (the caller asks it only where that is above 0). Wins that
+    /// begin with quiet moves lie past the horizon's fours search; this one ends such lines
+    /// as won.
     pub(super) fn leaf_vct(&mut self, b: &mut Board) -> Option<(u32, Cell)> {
         let p = self.params;
-        if p.leaf_vct_budget <= 0 {
-            return None;
-        }
         self.vcf_left = p.leaf_vct_budget as u64;
         self.vct_deepening(b, p.leaf_vct_depth as u32)
     }
