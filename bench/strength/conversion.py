@@ -3,7 +3,7 @@
 
 usage:
   conversion.py collect --brain RAPFI [--turn MS] [--from N] [--to N] [--shard I/N] OUT SGF...
-  conversion.py run --kinrow KINROW [--limit "nodes 900000"] [--option NAME=VALUE]...
+  conversion.py run --kinrow KINROW [--limit "nodes 900000"] [--seed N] [--option NAME=VALUE]...
                     [--judge-depth D] [--cache FILE] SUITE
   conversion.py judge [--judge-depth D] [--cache FILE] SUITE MOVES
 
@@ -20,7 +20,8 @@ as in won-positions.txt: the board size, Rapfi's plies to the five, and the move
 empty board in kinrow's square names.
 
 `run` sets each position in kinrow, takes its move (`go LIMIT`, node limits by default so
-that the figure does not depend on the machine's load) and asks Rapfi at `max_depth` D (20)
+that the figure does not depend on the machine's load; kinrow's `Seed` is N, 1 unless
+given, so that its ties are broken the same way every run and a run repeats move for move) and asks Rapfi at `max_depth` D (20)
 about the position after it, white to move: a forced loss for white ("-M") means the move
 keeps the win. Each verdict is asked of a fresh Rapfi, with a minute to reach that depth. It prints how many moves keep it, and a K or a dot a position. Rapfi's
 verdicts are kept in the cache file (by default judge-cache-dD.json beside the suite), so a
@@ -126,6 +127,7 @@ def report(marks, what):
 def run(a):
     judge = Judge(a.judge_depth, cache_path(a))
     kinrow = Kinrow(a.kinrow)
+    kinrow.send(f"setoption name Seed value {a.seed}")
     for option in a.option:
         name, _, value = option.partition("=")
         kinrow.send(f"setoption name {name} value {value}")
@@ -135,7 +137,7 @@ def run(a):
         _last, best, _secs = kinrow.go(a.limit)
         marks.append("K" if judge.keeps(f[3:] + [best]) else ".")
     kinrow.quit()
-    report(marks, f"{a.kinrow} go {a.limit} {' '.join(a.option)}")
+    report(marks, f"{a.kinrow} go {a.limit} seed {a.seed} {' '.join(a.option)}")
 
 
 def judge(a):
@@ -164,6 +166,8 @@ def main():
         if name == "run":
             r.add_argument("--kinrow", required=True)
             r.add_argument("--limit", default="nodes 900000")
+            r.add_argument("--seed", type=int, default=1,
+                           help="kinrow's Seed (1 to 2147483647; 0 seeds from the system)")
             r.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         else:
             r.add_argument("moves")
