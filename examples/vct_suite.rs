@@ -3,6 +3,7 @@
 //!
 //! ```sh
 //! cargo run --release --example vct_suite -- [SUITE] [--budget 30000] [--depth 12] [--show PLIES]
+//! cargo run --release --example vct_suite -- SUITE --each [--budget 27000,300000] [--depth 12]
 //! ```
 //!
 //! `SUITE` is by default `bench/strength/won-positions.txt` (656 positions that Rapfi calls
@@ -13,10 +14,17 @@
 //! same on a busy machine, so that changes to the search can be compared. It prints one line
 //! with the positions proven, those searched out without a win (nodes left), the nodes and
 //! the time, then the proven positions by plies to the five (`M3 73/73, M5 ...`); with
-//! `--show N`, first the diagram of each unproven position of up to N plies.
+//! `--show N`, first the diagram of each unproven position of up to N plies. With
+//! several budgets (`--budget A,B`), one such report for each.
+//!
+//! With `--each` it prints one line a position instead: for each budget, 1 where the
+//! position is proven and 0 where it is not, then `#` and whatever followed a `#` on the
+//! suite's line (a tag naming the position). A budget that proves it proves it with more
+//! nodes too (the search is the same, only cut later), so the larger ones are not searched
+//! again.
 
 use clap::Parser;
-use kinrow::search::gomoku_tune::{SuiteOptions, vct_suite};
+use kinrow::search::gomoku_tune::{SuiteOptions, ToolError, vct_suite};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -26,9 +34,9 @@ struct Args {
     /// The suite, one position a line: COLUMNS ROWS PLIES MOVE...
     #[arg(default_value = "bench/strength/won-positions.txt")]
     suite: PathBuf,
-    /// Nodes a position.
-    #[arg(long, default_value_t = SuiteOptions::default().budget)]
-    budget: u64,
+    /// Nodes a position; several (A,B,...) for a report or a verdict at each.
+    #[arg(long, value_delimiter = ',', default_values_t = [SuiteOptions::default().budget])]
+    budget: Vec<u64>,
     /// The most attacks the threats search deepens to.
     #[arg(long, default_value_t = SuiteOptions::default().depth)]
     depth: u32,
@@ -36,6 +44,9 @@ struct Args {
     /// (0 for a suite whose lengths are unknown, such as lost-positions.txt).
     #[arg(long)]
     show: Option<u32>,
+    /// One line a position: whether each budget proves it, and the line's tag.
+    #[arg(long)]
+    each: bool,
 }
 
 fn main() -> ExitCode {
@@ -47,19 +58,53 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let options = SuiteOptions {
-        budget: args.budget,
-        depth: args.depth,
-        show: args.show,
+    let result = if args.each {
+        each(&text, &args)
+    } else {
+        args.budget.iter().try_for_each(|&budget| {
+            let options = SuiteOptions {
+                budget,
+                depth: args.depth,
+                show: args.show,
+            };
+            vct_suite(&text, options).map(|suite| print!("{suite}"))
+        })
     };
-    match vct_suite(&text, options) {
-        Ok(suite) => {
-            print!("{suite}");
-            ExitCode::SUCCESS
-        }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("vct_suite: {}: {e}", args.suite.display());
             ExitCode::FAILURE
         }
     }
+}
+
+/// The `--each` report: each position searched alone, at each budget until one proves it.
+fn each(text: &str, args: &Args) -> Result<(), ToolError> {
+    for (i, line) in text.lines().enumerate() {
+        let (position, tag) = line.split_once('#').unwrap_or((line, ""));
+        if position.trim().is_empty() {
+            continue;
+        }
+        let mut verdicts = Vec::with_capacity(args.budget.len());
+        for &budget in &args.budget {
+            let proven = verdicts.last() == Some(&1) || {
+                let options = SuiteOptions {
+                    budget,
+                    depth: args.depth,
+                    show: None,
+                };
+                // Searched alone, a bad position is line 1 of its own suite.
+                let suite = vct_suite(position, options).map_err(|e| match e {
+                    ToolError::SuiteLine { why, .. } => ToolError::SuiteLine { line: i + 1, why },
+                    e => e,
+                })?;
+                suite.by_plies.values().any(|count| count.proven > 0)
+            };
+            verdicts.push(u8::from(proven));
+        }
+        let verdicts: Vec<String> = verdicts.iter().map(u8::to_string).collect();
+        println!("{} # {}", verdicts.join(" "), tag.trim());
+    }
+    Ok(())
 }
