@@ -1,0 +1,25 @@
+#!/usr/bin/env python3
+# usage: pick.py KINROW [CASES]: kinrow's move (go movetime 1000, Seed 1, a fresh game) in the
+# position before each move of CASES (first.py's output; cases.txt by default), written as
+# the position after it, one a line as vct_suite reads them, with
+# "# RUN GAME COLOUR STONES MOVE" after.
+import os, re, sys
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..')
+for sub in ('strength', 'tune', 'lib'):
+    sys.path.insert(0, os.path.join(TOP, 'bench', sub))
+from analyse import square
+from kinrow_uci import Kinrow
+GAME = re.compile(r"\(;.*?\)\s*(?=\(|$)", re.S)
+R = os.path.join(TOP, 'results') + '/'
+games={}
+for f in ['margin-2026-11-30/freestyle-classical','margin-2026-11-30/freestyle-classical-2','aspiration-2026-11-30/freestyle-classical','aspiration-2026-11-30/freestyle-classical-2']:
+    for gi,g in enumerate(GAME.findall(open(R+f+'/games.sgf').read())):
+        games[(f,str(gi))]=re.findall(r";[BW]\[([a-z][a-z])\]", g)
+k=Kinrow(sys.argv[1]); k.send("setoption name Seed value 1")
+for line in open(sys.argv[2] if len(sys.argv) > 2 else 'cases.txt'):
+    f,gi,col,n300=line.split()
+    mv=[square(s) for s in games[(f,gi)][:int(n300)-1]]
+    k.set_position(15,15,mv)
+    _,best,_=k.go("movetime 1000")
+    print(f"15 15 0 {' '.join(mv+[best])} # {f} {gi} {col} {n300} {best}", flush=True)
+k.quit()
