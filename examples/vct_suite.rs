@@ -14,17 +14,19 @@
 //! same on a busy machine, so that changes to the search can be compared. It prints one line
 //! with the positions proven, those searched out without a win (nodes left), the nodes and
 //! the time, then the proven positions by plies to the five (`M3 73/73, M5 ...`); with
-//! `--show N`, first the diagram of each unproven position of up to N plies. With
-//! several budgets (`--budget A,B`), one such report for each.
+//! `--show N`, first the diagram of each unproven position of up to N plies. Several
+//! budgets (`--budget A,B`) are taken smallest first, a report for each under a line naming
+//! its budget. What follows a `#` on a line is a comment.
 //!
-//! With `--each` it prints one line a position instead: for each budget, 1 where the
-//! position is proven and 0 where it is not, then `#` and whatever followed a `#` on the
-//! suite's line (a tag naming the position). A budget that proves it proves it with more
-//! nodes too (the search is the same, only cut later), so the larger ones are not searched
-//! again.
+//! With `--each` it prints one line a position instead: for each budget, smallest first, 1
+//! where the position is proven and 0 where it is not, then `#` and the line's comment (a
+//! tag naming the position), if it has one. A budget that proves a position proves it with
+//! more nodes too (each search starts from a fresh engine and only the budget cuts it), so
+//! the larger budgets are not searched again.
 
 use clap::Parser;
 use kinrow::search::gomoku_tune::{SuiteOptions, ToolError, vct_suite};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -42,7 +44,7 @@ struct Args {
     depth: u32,
     /// Print the diagram of each unproven position of up to this many plies to the five
     /// (0 for a suite whose lengths are unknown, such as lost-positions.txt).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "each")]
     show: Option<u32>,
     /// One line a position: whether each budget proves it, and the line's tag.
     #[arg(long)]
@@ -50,7 +52,9 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let mut args = Args::parse();
+    args.budget.sort_unstable();
+    args.budget.dedup();
     let text = match std::fs::read_to_string(&args.suite) {
         Ok(text) => text,
         Err(e) => {
@@ -61,14 +65,7 @@ fn main() -> ExitCode {
     let result = if args.each {
         each(&text, &args)
     } else {
-        args.budget.iter().try_for_each(|&budget| {
-            let options = SuiteOptions {
-                budget,
-                depth: args.depth,
-                show: args.show,
-            };
-            vct_suite(&text, options).map(|suite| print!("{suite}"))
-        })
+        reports(&text, &args)
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -79,8 +76,32 @@ fn main() -> ExitCode {
     }
 }
 
-/// The `--each` report: each position searched alone, at each budget until one proves it.
+/// A report for each budget, smallest first. Ends quietly where standard output is closed.
+fn reports(text: &str, args: &Args) -> Result<(), ToolError> {
+    let mut out = std::io::stdout().lock();
+    for &budget in &args.budget {
+        let options = SuiteOptions {
+            budget,
+            depth: args.depth,
+            show: args.show,
+        };
+        let suite = vct_suite(text, options)?;
+        let heading = if args.budget.len() > 1 {
+            writeln!(out, "budget {budget}:")
+        } else {
+            Ok(())
+        };
+        if heading.and_then(|()| write!(out, "{suite}")).is_err() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The `--each` report: each position searched alone, at each budget (smallest first) until
+/// one proves it. Ends quietly where standard output is closed (a pipe into `head`).
 fn each(text: &str, args: &Args) -> Result<(), ToolError> {
+    let mut out = std::io::stdout().lock();
     for (i, line) in text.lines().enumerate() {
         let (position, tag) = line.split_once('#').unwrap_or((line, ""));
         if position.trim().is_empty() {
@@ -104,7 +125,13 @@ fn each(text: &str, args: &Args) -> Result<(), ToolError> {
             verdicts.push(u8::from(proven));
         }
         let verdicts: Vec<String> = verdicts.iter().map(u8::to_string).collect();
-        println!("{} # {}", verdicts.join(" "), tag.trim());
+        let written = match tag.trim() {
+            "" => writeln!(out, "{}", verdicts.join(" ")),
+            tag => writeln!(out, "{} # {tag}", verdicts.join(" ")),
+        };
+        if written.is_err() {
+            break;
+        }
     }
     Ok(())
 }

@@ -3,8 +3,8 @@
 
 usage:
   conversion.py collect --brain RAPFI [--turn MS] [--from N] [--to N] [--shard I/N] OUT SGF...
-  conversion.py run --kinrow KINROW [--limit "nodes 900000"] [--seed N] [--option NAME=VALUE]...
-                    [--judge-depth D] [--cache FILE] SUITE
+  conversion.py run --kinrow KINROW [--limit "nodes 900000"] [--seed N]
+                    [--option NAME=VALUE]... [--judge-depth D] [--cache FILE] SUITE
   conversion.py judge [--judge-depth D] [--cache FILE] SUITE MOVES
 
 `collect` reads c-gomoku-cli's SGF records, takes the 15x15 freestyle games kinrow lost as
@@ -21,12 +21,14 @@ empty board in kinrow's square names.
 
 `run` sets each position in kinrow, takes its move (`go LIMIT`, node limits by default so
 that the figure does not depend on the machine's load; kinrow's `Seed` is N, 1 unless
-given, so that its ties are broken the same way every run and a run repeats move for move) and asks Rapfi at `max_depth` D (20)
-about the position after it, white to move: a forced loss for white ("-M") means the move
-keeps the win. Each verdict is asked of a fresh Rapfi, with a minute to reach that depth. It prints how many moves keep it, and a K or a dot a position. Rapfi's
-verdicts are kept in the cache file (by default judge-cache-dD.json beside the suite), so a
-second build that plays the same move costs nothing more. `judge` does the same for a file
-of moves, one a line (another engine's, say).
+given, so that its ties are broken the same way every run and a run repeats move for
+move) and asks Rapfi at `max_depth` D (20) about the position after it, white to move: a
+forced loss for white ("-M") means the move keeps the win. Each verdict is asked of a
+fresh Rapfi, with a minute to reach that depth. It prints how many moves keep it, and a K
+or a dot a position. Rapfi's verdicts are kept in the cache file (by default
+judge-cache-dD.json beside the suite), so a second build that plays the same move costs
+nothing more. `judge` does the same for a file of moves, one a line (another engine's,
+say).
 
 Rapfi's own verdict is no proof: at depth 20 it sees some of the wins it called at 1 s and
 not others, so the count is a comparison between builds, not a count of wins kept.

@@ -556,10 +556,10 @@ impl fmt::Display for Suite {
 }
 
 /// Searches each position of `suite` (one a line, `COLUMNS ROWS PLIES MOVE...`, moves as
-/// kinrow names squares; blank lines and lines from `#` are skipped) with the fours search
-/// and then the threats search alone, each from a fresh table, and counts those proven won
-/// by the suite's plies to the five. Deterministic (nodes, not time), so that changes to the
-/// search can be compared on a busy machine.
+/// kinrow names squares; what follows a `#` is a comment, and blank lines are skipped) with
+/// the fours search and then the threats search alone, each from a fresh table, and counts
+/// those proven won by the suite's plies to the five. Deterministic (nodes, not time), so
+/// that changes to the search can be compared on a busy machine.
 pub fn vct_suite(suite: &str, options: SuiteOptions) -> Result<Suite, ToolError> {
     let SuiteOptions {
         budget,
@@ -576,7 +576,8 @@ pub fn vct_suite(suite: &str, options: SuiteOptions) -> Result<Suite, ToolError>
     let start = Instant::now();
     let mut engine = Engine::new(1);
     for (i, line) in suite.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
+        let line = line.split('#').next().unwrap_or_default();
+        if line.trim().is_empty() {
             continue;
         }
         let bad = |why: String| ToolError::SuiteLine { line: i + 1, why };
@@ -778,6 +779,26 @@ mod tests {
             assert_eq!(c.proven, c.total, "M{plies}: {suite}");
         }
         assert!(suite.to_string().starts_with("VCT suite: "), "{suite}");
+    }
+
+    /// What follows a `#` on a line is a comment: a tagged position is searched as the
+    /// position alone.
+    #[test]
+    fn a_tag_after_a_position_is_a_comment() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/bench/strength/won-positions.txt"
+        );
+        let text = std::fs::read_to_string(path).expect("the won positions");
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().nth(2) == Some("3"))
+            .expect("a win in three");
+        let plain = vct_suite(line, SuiteOptions::default()).expect("a suite");
+        let tagged = vct_suite(&format!("{line} # run 7 B 23"), SuiteOptions::default())
+            .expect("a tagged suite");
+        assert_eq!(plain.by_plies, tagged.by_plies);
+        assert_eq!(tagged.by_plies[&3].proven, 1, "{tagged}");
     }
 
     /// A line that is not a suite position is refused with its number and why.
