@@ -4,17 +4,10 @@
 # stone played instead, one a line as vct_suite reads them, with
 # "# RUN GAME COLOUR STONES CELL played|-" after (SGF coordinates; "played" marks the game's
 # move). Reads the games from the four matches' records under results/.
-import os, re, sys
-TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..')
-for sub in ('strength', 'tune'):
-    sys.path.insert(0, os.path.join(TOP, 'bench', sub))
+import sys
+from matches import games as all_games
 from analyse import square
-GAME = re.compile(r"\(;.*?\)\s*(?=\(|$)", re.S)
-R = os.path.join(TOP, 'results') + '/'
-games={}
-for f in ['margin-2026-11-30/freestyle-classical','margin-2026-11-30/freestyle-classical-2','aspiration-2026-11-30/freestyle-classical','aspiration-2026-11-30/freestyle-classical-2']:
-    for gi,g in enumerate(GAME.findall(open(R+f+'/games.sgf').read())):
-        games[(f,str(gi))]=re.findall(r";[BW]\[([a-z][a-z])\]", g)
+games = all_games()
 for line in open(sys.argv[1]):
     f,gi,col,n300=line.split()
     mv=games[(f,gi)][:int(n300)-1]

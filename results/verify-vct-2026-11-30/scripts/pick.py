@@ -3,18 +3,11 @@
 # position before each move of CASES (first.py's output; cases.txt by default), written as
 # the position after it, one a line as vct_suite reads them, with
 # "# RUN GAME COLOUR STONES MOVE" after.
-import os, re, sys
-TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..')
-for sub in ('strength', 'tune', 'lib'):
-    sys.path.insert(0, os.path.join(TOP, 'bench', sub))
+import sys
+from matches import games as all_games
 from analyse import square
 from kinrow_uci import Kinrow
-GAME = re.compile(r"\(;.*?\)\s*(?=\(|$)", re.S)
-R = os.path.join(TOP, 'results') + '/'
-games={}
-for f in ['margin-2026-11-30/freestyle-classical','margin-2026-11-30/freestyle-classical-2','aspiration-2026-11-30/freestyle-classical','aspiration-2026-11-30/freestyle-classical-2']:
-    for gi,g in enumerate(GAME.findall(open(R+f+'/games.sgf').read())):
-        games[(f,str(gi))]=re.findall(r";[BW]\[([a-z][a-z])\]", g)
+games = all_games()
 k=Kinrow(sys.argv[1]); k.send("setoption name Seed value 1")
 for line in open(sys.argv[2] if len(sys.argv) > 2 else 'cases.txt'):
     f,gi,col,n300=line.split()

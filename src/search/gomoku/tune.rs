@@ -758,15 +758,20 @@ mod tests {
         );
     }
 
-    /// The suite's wins in three and five plies are all proven within the default budget,
-    /// and each is counted once by its length.
-    #[test]
-    fn the_suite_proves_short_wins() {
+    /// The suite of won positions the repository keeps.
+    fn won_positions() -> String {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/bench/strength/won-positions.txt"
         );
-        let text = std::fs::read_to_string(path).expect("the won positions");
+        std::fs::read_to_string(path).expect("the won positions")
+    }
+
+    /// The suite's wins in three and five plies are all proven within the default budget,
+    /// and each is counted once by its length.
+    #[test]
+    fn the_suite_proves_short_wins() {
+        let text = won_positions();
         let short: Vec<&str> = text
             .lines()
             .filter(|l| matches!(l.split_whitespace().nth(2), Some("3" | "5")))
@@ -785,11 +790,7 @@ mod tests {
     /// position alone.
     #[test]
     fn a_tag_after_a_position_is_a_comment() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/bench/strength/won-positions.txt"
-        );
-        let text = std::fs::read_to_string(path).expect("the won positions");
+        let text = won_positions();
         let line = text
             .lines()
             .find(|l| l.split_whitespace().nth(2) == Some("3"))
