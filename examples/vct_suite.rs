@@ -20,9 +20,7 @@
 //!
 //! With `--each` it prints one line a position instead: for each budget, smallest first, 1
 //! where the position is proven and 0 where it is not, then `#` and the line's comment (a
-//! tag naming the position), if it has one. A budget that proves a position proves it with
-//! more nodes too (each search starts from a fresh engine and only the budget cuts it), so
-//! the larger budgets are not searched again.
+//! tag naming the position), if it has one.
 
 use clap::Parser;
 use kinrow::search::gomoku_tune::{SuiteOptions, ToolError, vct_suite};
@@ -98,36 +96,39 @@ fn reports(text: &str, args: &Args) -> Result<(), ToolError> {
     Ok(())
 }
 
-/// The `--each` report: each position searched alone, at each budget (smallest first) until
-/// one proves it. Ends quietly where standard output is closed (a pipe into `head`).
+/// The `--each` report: the suite searched once for each budget (smallest first), then a
+/// line for each position with its verdicts and its tag. Ends quietly where standard output
+/// is closed (a pipe into `head`).
 fn each(text: &str, args: &Args) -> Result<(), ToolError> {
+    // The position lines, in order, each with its verdict at every budget so far.
+    let mut verdicts: Vec<(usize, Vec<&str>)> = Vec::new();
+    for (k, &budget) in args.budget.iter().enumerate() {
+        let options = SuiteOptions {
+            budget,
+            depth: args.depth,
+            show: None,
+        };
+        let suite = vct_suite(text, options)?;
+        if k == 0 {
+            verdicts = suite
+                .positions
+                .iter()
+                .map(|&(line, _)| (line, Vec::new()))
+                .collect();
+        }
+        for ((_, at), &(_, proven)) in verdicts.iter_mut().zip(&suite.positions) {
+            at.push(if proven { "1" } else { "0" });
+        }
+    }
+    let lines: Vec<&str> = text.lines().collect();
     let mut out = std::io::stdout().lock();
-    for (i, line) in text.lines().enumerate() {
-        let (position, tag) = line.split_once('#').unwrap_or((line, ""));
-        if position.trim().is_empty() {
-            continue;
-        }
-        let mut verdicts = Vec::with_capacity(args.budget.len());
-        for &budget in &args.budget {
-            let proven = verdicts.last() == Some(&1) || {
-                let options = SuiteOptions {
-                    budget,
-                    depth: args.depth,
-                    show: None,
-                };
-                // Searched alone, a bad position is line 1 of its own suite.
-                let suite = vct_suite(position, options).map_err(|e| match e {
-                    ToolError::SuiteLine { why, .. } => ToolError::SuiteLine { line: i + 1, why },
-                    e => e,
-                })?;
-                suite.by_plies.values().any(|count| count.proven > 0)
-            };
-            verdicts.push(u8::from(proven));
-        }
-        let verdicts: Vec<String> = verdicts.iter().map(u8::to_string).collect();
-        let written = match tag.trim() {
-            "" => writeln!(out, "{}", verdicts.join(" ")),
-            tag => writeln!(out, "{} # {tag}", verdicts.join(" ")),
+    for (line, at) in &verdicts {
+        // The suite's lines are the text's, counted from 1.
+        let comment = lines.get(line - 1).and_then(|l| l.split_once('#'));
+        let tag = comment.map_or("", |(_, tag)| tag.trim());
+        let written = match tag {
+            "" => writeln!(out, "{}", at.join(" ")),
+            tag => writeln!(out, "{} # {tag}", at.join(" ")),
         };
         if written.is_err() {
             break;

@@ -533,6 +533,8 @@ pub struct Suite {
     /// The unproven positions of up to [`SuiteOptions::show`] plies: their plies, whether
     /// their search ended with nodes left, and their diagram.
     pub unproven: Vec<(u32, bool, String)>,
+    /// Each position's line (counted from 1) and whether it was proven, in suite order.
+    pub positions: Vec<(usize, bool)>,
 }
 
 impl fmt::Display for Suite {
@@ -572,11 +574,12 @@ pub fn vct_suite(suite: &str, options: SuiteOptions) -> Result<Suite, ToolError>
         nodes: 0,
         elapsed: Duration::ZERO,
         unproven: Vec::new(),
+        positions: Vec::new(),
     };
     let start = Instant::now();
     let mut engine = Engine::new(1);
     for (i, line) in suite.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or_default();
+        let line = line.split_once('#').map_or(line, |(position, _)| position);
         if line.trim().is_empty() {
             continue;
         }
@@ -604,6 +607,7 @@ pub fn vct_suite(suite: &str, options: SuiteOptions) -> Result<Suite, ToolError>
             report.unproven.push((plies, exhausted, pos.diagram()));
         }
         let count = report.by_plies.entry(plies).or_default();
+        report.positions.push((i + 1, found));
         count.proven += u32::from(found);
         count.total += 1;
         count.exhausted += u32::from(exhausted);
@@ -764,6 +768,7 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/bench/strength/won-positions.txt"
         );
+        // The file is part of the repository: without it the tests that use it fail here.
         std::fs::read_to_string(path).expect("the won positions")
     }
 
@@ -791,6 +796,7 @@ mod tests {
     #[test]
     fn a_tag_after_a_position_is_a_comment() {
         let text = won_positions();
+        // The suite holds wins in three, each a valid 15x15 position.
         let line = text
             .lines()
             .find(|l| l.split_whitespace().nth(2) == Some("3"))
@@ -800,6 +806,7 @@ mod tests {
             .expect("a tagged suite");
         assert_eq!(plain.by_plies, tagged.by_plies);
         assert_eq!(tagged.by_plies[&3].proven, 1, "{tagged}");
+        assert_eq!(tagged.positions, vec![(1, true)]);
     }
 
     /// A line that is not a suite position is refused with its number and why.
