@@ -12,6 +12,7 @@ use super::pattern::Threat;
 use super::root::share;
 use super::smp::MAX_THREADS;
 use super::tt::Table;
+use super::vcf::FoursMemo;
 use super::vct::Refuted;
 use crate::rules::{Position, Rule, Square};
 use crate::search::value::{INF, Value};
@@ -51,6 +52,8 @@ pub struct Engine {
     pub(super) vct_marks: Marks,
     /// Positions where the threats search found no win.
     pub(super) refuted: Refuted,
+    /// The answers of the horizon's short fours searches.
+    pub(super) fours_memo: FoursMemo,
     pub(super) nodes: u64,
     pub(super) node_limit: u64,
     pub(super) ticks: u32,
@@ -130,6 +133,7 @@ impl Engine {
             marks: Marks::new(),
             vct_marks: Marks::new(),
             refuted: Refuted::new(),
+            fours_memo: FoursMemo::new(),
             nodes: 0,
             node_limit: u64::MAX,
             ticks: 0,
@@ -167,6 +171,7 @@ impl Engine {
     /// Forgets what is this thread's own: refuted positions, history and killers.
     pub(super) fn forget(&mut self) {
         self.refuted.clear();
+        self.fours_memo.clear();
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
         self.counters.iter_mut().for_each(|c| *c = [None; 2]);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);

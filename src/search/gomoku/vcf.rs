@@ -7,16 +7,106 @@ use super::board::{Board, Cell};
 use super::movegen;
 use super::pattern::Threat;
 use super::search::Engine;
+use super::vct::position_key;
 
 /// Attacking moves one node may try (more are left out, which costs only completeness).
 const MAX_ATTACKS: usize = 48;
 
+/// Entries of the table of short fours searches (a power of two).
+const MEMO_ENTRIES: usize = 1 << 19;
+
+/// What the short fours searches of the horizon found, by position. Such a search depends
+/// on the position and on `leaf_vcf_depth` and `leaf_vcf_budget` alone (its lists are taken
+/// in board order, its budget is its own), so its answer is kept and read again where the
+/// same position comes back: in the next iteration, in a re-search with another window,
+/// after another order of the same moves, and as the opponent's fours behind a null move.
+pub(super) struct FoursMemo {
+    /// A position's key and its answer, as [`FoursMemo::pack`] makes it; 0 when empty.
+    entries: Vec<(u64, u32)>,
+    /// The depth and budget the entries were found with.
+    limits: (i32, i32),
+}
+
+/// The bit of a packed answer that says it is there (an empty slot holds 0).
+const KNOWN: u32 = 1 << 31;
+/// The bit of a packed answer that says a win was found.
+const WON: u32 = 1 << 30;
+
+impl FoursMemo {
+    /// An empty table.
+    pub(super) fn new() -> FoursMemo {
+        FoursMemo::with_entries(MEMO_ENTRIES)
+    }
+
+    /// An empty table of `entries` entries (a power of two).
+    fn with_entries(entries: usize) -> FoursMemo {
+        debug_assert!(entries.is_power_of_two());
+        FoursMemo {
+            entries: vec![(0, 0); entries],
+            limits: (0, 0),
+        }
+    }
+
+    /// Forgets every entry.
+    pub(super) fn clear(&mut self) {
+        self.entries.fill((0, 0));
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key >> 40) as usize & (self.entries.len() - 1)
+    }
+
+    /// The answer kept for the position of `key`, searched with `limits`, if there is one
+    /// (entries found with other limits are forgotten first).
+    fn get(&mut self, key: u64, limits: (i32, i32)) -> Option<Option<(u32, Cell)>> {
+        if self.limits != limits {
+            self.clear();
+            self.limits = limits;
+            return None;
+        }
+        let (k, packed) = self.entries[self.slot(key)];
+        (k == key && packed & KNOWN != 0).then(|| Self::unpack(packed))
+    }
+
+    /// Keeps `found`, the answer for the position of `key`.
+    fn put(&mut self, key: u64, found: Option<(u32, Cell)>) {
+        let slot = self.slot(key);
+        self.entries[slot] = (key, Self::pack(found));
+    }
+
+    /// The plies to the five in bits 16 to 29 and the first move below them.
+    fn pack(found: Option<(u32, Cell)>) -> u32 {
+        match found {
+            Some((plies, c)) => KNOWN | WON | (plies.min(0x3fff) << 16) | (c as u32 & 0xffff),
+            None => KNOWN,
+        }
+    }
+
+    fn unpack(packed: u32) -> Option<(u32, Cell)> {
+        (packed & WON != 0).then_some(((packed >> 16) & 0x3fff, (packed & 0xffff) as Cell))
+    }
+}
+
 impl Engine {
     /// The short fours search of the horizon and of the nodes facing a threat
     /// (`leaf_vcf_*`): a win for the side to move, as [`Engine::vcf`] gives it.
+    /// Answers already found are read from [`FoursMemo`] without a node.
     pub(super) fn leaf_vcf(&mut self, b: &mut Board) -> Option<(u32, Cell)> {
-        self.vcf_left = self.params.leaf_vcf_budget as u64;
-        self.vcf(b, self.params.leaf_vcf_depth as u32)
+        let p = self.params;
+        let key = position_key(b);
+        if let Some(known) = self
+            .fours_memo
+            .get(key, (p.leaf_vcf_depth, p.leaf_vcf_budget))
+        {
+            return known;
+        }
+        self.vcf_left = p.leaf_vcf_budget as u64;
+        let found = self.vcf(b, p.leaf_vcf_depth as u32);
+        // A search cut short by the limits found less than it would have.
+        if found.is_some() || !self.aborted {
+            self.fours_memo.put(key, found);
+        }
+        found
     }
 
     /// The short threats search of a quiet horizon (`leaf_vct_*`): a win for the side to
@@ -113,5 +203,93 @@ impl Engine {
         }
         let us = b.side();
         (b.count(us, Threat::Five) > 0).then(|| b.find(us, Threat::Five).map(|c| (1, c)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Position, Square, Tables};
+    use crate::search::gomoku::pattern::LineRule;
+    use rand::rngs::StdRng;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+
+    /// Positions of 9 to 29 stones in the middle of a 15x15 board, the game not over.
+    fn positions(seed: u64, count: usize, exact: bool) -> Vec<Position> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
+        let tables = Tables::new(g);
+        let mut found = Vec::new();
+        while found.len() < count {
+            let mut squares: Vec<Square> = (0..g.cells())
+                .filter(|&sq| (3..12).contains(&g.file(sq)) && (3..12).contains(&g.rank(sq)))
+                .collect();
+            squares.shuffle(&mut rng);
+            let n = rng.random_range(9..30);
+            if let Ok(pos) = Position::from_moves(tables.clone(), &squares[..n])
+                && pos.outcome().is_none()
+            {
+                found.push(pos);
+            }
+        }
+        found
+    }
+
+    /// The table changes no answer: an engine whose table holds the answers of other
+    /// positions, of the same positions after other moves and of the same ones asked
+    /// before, answers every short fours search exactly as an engine with an empty table;
+    /// so does one whose table is small enough for positions to share its slots.
+    #[test]
+    fn the_table_of_fours_searches_changes_no_answer() {
+        for (exact, entries) in [(false, MEMO_ENTRIES), (true, MEMO_ENTRIES), (false, 16)] {
+            let rule = if exact {
+                LineRule::Exact
+            } else {
+                LineRule::Freestyle
+            };
+            let mut warm = Engine::new(1);
+            warm.fours_memo = FoursMemo::with_entries(entries);
+            let mut cold = Engine::new(1);
+            let (mut asked, mut wins) = (0, 0);
+            for pos in positions(11, 80, exact) {
+                let mut b = Board::new(&pos, rule);
+                let near: Vec<Cell> = b
+                    .board_cells()
+                    .iter()
+                    .copied()
+                    .filter(|&c| b.is_empty(c) && b.threat(c, b.side()) >= Threat::Four)
+                    .take(4)
+                    .collect();
+                // Each position, the opponent's view of it and the positions after some of
+                // its fours, twice over: the second round is read from the table.
+                for _ in 0..2 {
+                    for side_passes in [false, true] {
+                        for m in near.iter().copied().map(Some).chain([None]) {
+                            if side_passes {
+                                b.pass();
+                            }
+                            if let Some(c) = m {
+                                b.make(c);
+                            }
+                            let with_table = warm.leaf_vcf(&mut b);
+                            cold.fours_memo.clear();
+                            let without = cold.leaf_vcf(&mut b);
+                            assert!(!warm.aborted && !cold.aborted);
+                            assert_eq!(with_table, without, "{}", pos.diagram());
+                            asked += 1;
+                            wins += usize::from(without.is_some());
+                            if m.is_some() {
+                                b.unmake();
+                            }
+                            if side_passes {
+                                b.pass();
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(wins >= 20 && asked - wins >= 20, "{wins} wins of {asked}");
+        }
     }
 }

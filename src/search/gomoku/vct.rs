@@ -70,7 +70,7 @@ fn relevant(c: Cell, last: Cell) -> bool {
 }
 
 /// The key of the attacker's position (the side to move is part of it: a pass changes it).
-fn key(b: &Board) -> u64 {
+pub(super) fn position_key(b: &Board) -> u64 {
     b.hash() ^ (b.side() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
@@ -125,7 +125,8 @@ impl Engine {
         if depth == 0 {
             return None;
         }
-        let k = key(b) ^ last.map_or(0, |l| (l as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93));
+        let k = position_key(b)
+            ^ last.map_or(0, |l| (l as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93));
         if self.refuted.holds(k, depth) {
             return None;
         }
