@@ -131,7 +131,7 @@ enum Sub {
         #[arg(long, default_value_t = 8080)]
         port: u16,
         /// Games held at once (a new one beyond that replaces the least recently used); each
-        /// takes about 18 MB (docs/serve.md), so at most 64.
+        /// takes about 22 MB (docs/serve.md), so at most 64.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=64))]
         max_games: u32,
         /// Engine searches running at once, over all games.

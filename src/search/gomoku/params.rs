@@ -14,7 +14,8 @@
 //! `aspiration_window`'s the better of the two widths of `results/aspiration-2026-11-30/`
 //! (the same yardstick), `leaf_vct_*`'s the ones measured on the won positions of
 //! `bench/strength/conversion-positions.txt` and at 1 s (`results/conversion-2026-11-30/`;
-//! the search is off by default, its budget 0), and the
+//! the search is off by default, its budget 0), `leaf_vcf_reach`'s the one played at 1 s
+//! against Rapfi in `results/memo-2026-12-01/` (against the fours anywhere, 0), and the
 //! evaluation's `eval_*` the values `kinrow tune spsa` reached against Rapfi at depth 12
 //! (`results/tune/rapfi-d12-eval/`, from the values fitted with the cell weights), and the
 //! cell weights `cell_move_*` and `cell_wait_*` the values fitted to Rapfi's evaluations of
@@ -185,6 +186,9 @@ params! {
     leaf_vcf_depth: 12 in 2..=40 step 2;
     /// The fours search at the horizon: nodes.
     leaf_vcf_budget: 41 in 0..=1000 step 10;
+    /// The fours search at the horizon: after its first attack, only fours on a line
+    /// through the previous attack, within this many steps of it (0: fours anywhere).
+    leaf_vcf_reach: 4 in 0..=6 step 1;
     /// The threats search at a quiet horizon: attacks in a row.
     leaf_vct_depth: 6 in 2..=20 step 1;
     /// The threats search at a quiet horizon: nodes (0: none, the default; 3,000 kept more

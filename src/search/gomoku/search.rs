@@ -168,7 +168,8 @@ impl Engine {
         self.tt.hashfull()
     }
 
-    /// Forgets what is this thread's own: refuted positions, history and killers.
+    /// Forgets what is this thread's own: refuted positions, the fours searches' answers,
+    /// history and killers.
     pub(super) fn forget(&mut self) {
         self.refuted.clear();
         self.fours_memo.clear();

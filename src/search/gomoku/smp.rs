@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Threads a search may use (`Threads`): more would only share the table's memory thinner
-/// (each helper also keeps about 3 MB of its own).
+/// (each helper also keeps about 5 MB of its own).
 pub const MAX_THREADS: usize = 32;
 
 /// Raises its flag when dropped.

@@ -3,34 +3,50 @@
 //! each attack). A four that leaves an open four or a second four behind wins. Wins found
 //! are proofs; the search is bounded by attacks in a row and by a budget of nodes.
 
-use super::board::{Board, Cell};
+use super::board::{Board, CELLS, Cell};
 use super::movegen;
 use super::pattern::Threat;
 use super::search::Engine;
-use super::vct::position_key;
+use super::vct::{on_line_within, position_key};
 
 /// Attacking moves one node may try (more are left out, which costs only completeness).
 const MAX_ATTACKS: usize = 48;
 
-/// Entries of the table of short fours searches (a power of two).
-const MEMO_ENTRIES: usize = 1 << 19;
+/// Entries of the table of short fours searches (a power of two): 2 MB.
+const MEMO_ENTRIES: usize = 1 << 18;
 
 /// What the short fours searches of the horizon found, by position. Such a search depends
-/// on the position and on `leaf_vcf_depth` and `leaf_vcf_budget` alone (its lists are taken
-/// in board order, its budget is its own), so its answer is kept and read again where the
-/// same position comes back: in the next iteration, in a re-search with another window,
-/// after another order of the same moves, and as the opponent's fours behind a null move.
+/// on the stones, the side to move, the rule and `leaf_vcf_depth`, `leaf_vcf_budget` and
+/// `leaf_vcf_reach` alone (its lists are taken in board order, its budget is its own), so its answer is kept
+/// and read again where the same position comes back: in the next iteration, in a
+/// re-search with another window, after another order of the same moves, and as the
+/// opponent's fours behind a null move. The keys do not hold the rule: the engine forgets
+/// the table when the rule or the board changes, as it does its other tables.
 pub(super) struct FoursMemo {
-    /// A position's key and its answer, as [`FoursMemo::pack`] makes it; 0 when empty.
-    entries: Vec<(u64, u32)>,
-    /// The depth and budget the entries were found with.
-    limits: (i32, i32),
+    /// A position key's bits above [`ANSWER_BITS`] and its answer below them, as
+    /// [`FoursMemo::pack`] makes it; 0 when empty.
+    entries: Vec<u64>,
+    /// The limits the entries were found with (`None`: no entry yet).
+    limits: Option<LeafLimits>,
 }
 
-/// The bit of a packed answer that says it is there (an empty slot holds 0).
-const KNOWN: u32 = 1 << 31;
-/// The bit of a packed answer that says a win was found.
-const WON: u32 = 1 << 30;
+/// What a short fours search's answer depends on beside the position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct LeafLimits {
+    pub(super) depth: i32,
+    pub(super) budget: i32,
+    pub(super) reach: i32,
+}
+
+/// The low bits of an entry, which hold the answer (the key's bits above them are kept, and
+/// the slot is taken from its lowest bits, so that the two are independent).
+const ANSWER_BITS: u32 = 24;
+/// The bit of an answer that says it is there (an empty slot holds 0).
+const KNOWN: u64 = 1 << 23;
+/// The bit of an answer that says a win was found.
+const WON: u64 = 1 << 22;
+/// Where the plies to the five begin (12 bits; the first move's cell is below, 10 bits).
+const PLIES_SHIFT: u32 = 10;
 
 impl FoursMemo {
     /// An empty table.
@@ -42,48 +58,57 @@ impl FoursMemo {
     fn with_entries(entries: usize) -> FoursMemo {
         debug_assert!(entries.is_power_of_two());
         FoursMemo {
-            entries: vec![(0, 0); entries],
-            limits: (0, 0),
+            entries: vec![0; entries],
+            limits: None,
         }
     }
 
     /// Forgets every entry.
     pub(super) fn clear(&mut self) {
-        self.entries.fill((0, 0));
+        self.entries.fill(0);
+        self.limits = None;
     }
 
-    fn slot(&self, key: u64) -> usize {
-        (key >> 40) as usize & (self.entries.len() - 1)
-    }
-
-    /// The answer kept for the position of `key`, searched with `limits`, if there is one
-    /// (entries found with other limits are forgotten first).
-    fn get(&mut self, key: u64, limits: (i32, i32)) -> Option<Option<(u32, Cell)>> {
-        if self.limits != limits {
-            self.clear();
-            self.limits = limits;
-            return None;
+    /// Forgets the entries if they were found with other limits than `limits`.
+    fn suit(&mut self, limits: LeafLimits) {
+        if self.limits.is_some_and(|l| l != limits) {
+            self.entries.fill(0);
         }
-        let (k, packed) = self.entries[self.slot(key)];
-        (k == key && packed & KNOWN != 0).then(|| Self::unpack(packed))
+        self.limits = Some(limits);
+    }
+
+    /// The entry of the position of `key`.
+    fn slot(&self, key: u64) -> usize {
+        key as usize & (self.entries.len() - 1)
+    }
+
+    /// The answer kept for the position of `key`, if there is one.
+    fn get(&self, key: u64) -> Option<Option<(u32, Cell)>> {
+        let e = self.entries[self.slot(key)];
+        (e >> ANSWER_BITS == key >> ANSWER_BITS && e & KNOWN != 0).then(|| Self::unpack(e))
     }
 
     /// Keeps `found`, the answer for the position of `key`.
     fn put(&mut self, key: u64, found: Option<(u32, Cell)>) {
         let slot = self.slot(key);
-        self.entries[slot] = (key, Self::pack(found));
+        self.entries[slot] = (key >> ANSWER_BITS << ANSWER_BITS) | Self::pack(found);
     }
 
-    /// The plies to the five in bits 16 to 29 and the first move below them.
-    fn pack(found: Option<(u32, Cell)>) -> u32 {
+    /// The answer in the low [`ANSWER_BITS`] of an entry.
+    fn pack(found: Option<(u32, Cell)>) -> u64 {
         match found {
-            Some((plies, c)) => KNOWN | WON | (plies.min(0x3fff) << 16) | (c as u32 & 0xffff),
+            Some((plies, c)) => {
+                // Plies are at most the cells of a board plus a few, far below 4,096.
+                debug_assert!(c < CELLS && plies < 1 << 12);
+                KNOWN | WON | (u64::from(plies.min(0xfff)) << PLIES_SHIFT) | (c as u64 & 0x3ff)
+            }
             None => KNOWN,
         }
     }
 
-    fn unpack(packed: u32) -> Option<(u32, Cell)> {
-        (packed & WON != 0).then_some(((packed >> 16) & 0x3fff, (packed & 0xffff) as Cell))
+    /// The answer [`FoursMemo::pack`] packed.
+    fn unpack(e: u64) -> Option<(u32, Cell)> {
+        (e & WON != 0).then_some((((e >> PLIES_SHIFT) & 0xfff) as u32, (e & 0x3ff) as Cell))
     }
 }
 
@@ -94,16 +119,19 @@ impl Engine {
     pub(super) fn leaf_vcf(&mut self, b: &mut Board) -> Option<(u32, Cell)> {
         let p = self.params;
         let key = position_key(b);
-        if let Some(known) = self
-            .fours_memo
-            .get(key, (p.leaf_vcf_depth, p.leaf_vcf_budget))
-        {
+        self.fours_memo.suit(LeafLimits {
+            depth: p.leaf_vcf_depth,
+            budget: p.leaf_vcf_budget,
+            reach: p.leaf_vcf_reach,
+        });
+        if let Some(known) = self.fours_memo.get(key) {
             return known;
         }
         self.vcf_left = p.leaf_vcf_budget as u64;
-        let found = self.vcf(b, p.leaf_vcf_depth as u32);
-        // A search cut short by the limits found less than it would have.
-        if found.is_some() || !self.aborted {
+        let found = self.vcf_along(b, p.leaf_vcf_depth as u32, p.leaf_vcf_reach as usize, None);
+        // A search cut short by the limits found less than it would have (and a win found
+        // is never cut short: the search returns nothing once it is).
+        if !self.aborted {
             self.fours_memo.put(key, found);
         }
         found
@@ -123,6 +151,21 @@ impl Engine {
     /// A win for the side to move by fours within `depth` attacks: the plies to the five
     /// (the five included) and the first move. Uses and lowers `self.vcf_left`.
     pub(super) fn vcf(&mut self, b: &mut Board, depth: u32) -> Option<(u32, Cell)> {
+        self.vcf_along(b, depth, 0, None)
+    }
+
+    /// [`Engine::vcf`], the attacks after the first only fours on a line through the
+    /// previous one (`last`) within `reach` steps of it, where `reach` is above 0: a fours
+    /// sequence is a chain of fours each built on the one before, and a four elsewhere
+    /// could have been played before that one (it is tried there), so the budget goes
+    /// to the chains. A win found is a proof all the same; fewer are found in full.
+    fn vcf_along(
+        &mut self,
+        b: &mut Board,
+        depth: u32,
+        reach: usize,
+        last: Option<Cell>,
+    ) -> Option<(u32, Cell)> {
         if let Some(done) = self.threat_node_start(b) {
             return done;
         }
@@ -154,7 +197,10 @@ impl Engine {
                 attacks[0] = (b.threat(c, us), c);
                 1
             }
-            None => movegen::attacks(b, us, Threat::Four, |_| true, &mut attacks),
+            None => {
+                let keep = |c: Cell| reach == 0 || last.is_none_or(|l| on_line_within(c, l, reach));
+                movegen::attacks(b, us, Threat::Four, keep, &mut attacks)
+            }
         };
         for &(_, m) in &attacks[..n] {
             b.make_for_threats(m);
@@ -166,7 +212,9 @@ impl Engine {
                     Some(block) if !b.allowed(block, them) => Some(1),
                     Some(block) => {
                         b.make_for_threats(block);
-                        let r = self.vcf(b, depth - 1).map(|(plies, _)| plies);
+                        let r = self
+                            .vcf_along(b, depth - 1, reach, Some(m))
+                            .map(|(plies, _)| plies);
                         b.unmake();
                         r
                     }
@@ -238,8 +286,10 @@ mod tests {
 
     /// The table changes no answer: an engine whose table holds the answers of other
     /// positions, of the same positions after other moves and of the same ones asked
-    /// before, answers every short fours search exactly as an engine with an empty table;
-    /// so does one whose table is small enough for positions to share its slots.
+    /// before, answers every short fours search exactly as the search itself does, with
+    /// the default limits and then with others; so does one whose table is small
+    /// enough for positions to share its slots. The second asking of a position is read
+    /// from the table (no node).
     #[test]
     fn the_table_of_fours_searches_changes_no_answer() {
         for (exact, entries) in [(false, MEMO_ENTRIES), (true, MEMO_ENTRIES), (false, 16)] {
@@ -251,45 +301,58 @@ mod tests {
             let mut warm = Engine::new(1);
             warm.fours_memo = FoursMemo::with_entries(entries);
             let mut cold = Engine::new(1);
-            let (mut asked, mut wins) = (0, 0);
-            for pos in positions(11, 80, exact) {
-                let mut b = Board::new(&pos, rule);
-                let near: Vec<Cell> = b
-                    .board_cells()
-                    .iter()
-                    .copied()
-                    .filter(|&c| b.is_empty(c) && b.threat(c, b.side()) >= Threat::Four)
-                    .take(4)
-                    .collect();
-                // Each position, the opponent's view of it and the positions after some of
-                // its fours, twice over: the second round is read from the table.
-                for _ in 0..2 {
-                    for side_passes in [false, true] {
-                        for m in near.iter().copied().map(Some).chain([None]) {
-                            if side_passes {
-                                b.pass();
-                            }
-                            if let Some(c) = m {
-                                b.make(c);
-                            }
-                            let with_table = warm.leaf_vcf(&mut b);
-                            cold.fours_memo.clear();
-                            let without = cold.leaf_vcf(&mut b);
-                            assert!(!warm.aborted && !cold.aborted);
-                            assert_eq!(with_table, without, "{}", pos.diagram());
-                            asked += 1;
-                            wins += usize::from(without.is_some());
-                            if m.is_some() {
-                                b.unmake();
-                            }
-                            if side_passes {
-                                b.pass();
+            let (mut asked, mut wins, mut read) = (0, 0, 0);
+            let defaults = (warm.params.leaf_vcf_budget, warm.params.leaf_vcf_reach);
+            for (budget, reach) in [defaults, (11, 0), (11, 2)] {
+                warm.params.leaf_vcf_budget = budget;
+                warm.params.leaf_vcf_reach = reach;
+                for pos in positions(11, 80, exact) {
+                    let mut b = Board::new(&pos, rule);
+                    let fours: Vec<Cell> = b
+                        .board_cells()
+                        .iter()
+                        .copied()
+                        .filter(|&c| b.is_empty(c) && b.threat(c, b.side()) >= Threat::Four)
+                        .take(4)
+                        .collect();
+                    // The position, the opponent's view of it and the positions after some
+                    // of its fours, twice over.
+                    for round in 0..2 {
+                        for passed in [false, true] {
+                            for m in fours.iter().copied().map(Some).chain([None]) {
+                                if passed {
+                                    b.pass();
+                                }
+                                if let Some(c) = m {
+                                    b.make(c);
+                                }
+                                let nodes = warm.nodes;
+                                let with_table = warm.leaf_vcf(&mut b);
+                                read += usize::from(round == 1 && warm.nodes == nodes);
+                                cold.vcf_left = budget as u64;
+                                let depth = cold.params.leaf_vcf_depth as u32;
+                                let without = cold.vcf_along(&mut b, depth, reach as usize, None);
+                                assert!(!warm.aborted && !cold.aborted);
+                                assert_eq!(with_table, without, "{}", pos.diagram());
+                                asked += 1;
+                                wins += usize::from(without.is_some());
+                                if m.is_some() {
+                                    b.unmake();
+                                }
+                                if passed {
+                                    b.pass();
+                                }
                             }
                         }
                     }
                 }
             }
             assert!(wins >= 20 && asked - wins >= 20, "{wins} wins of {asked}");
+            if entries == MEMO_ENTRIES {
+                // Slots are shared only by chance in the full table: nearly every second
+                // asking is read from it.
+                assert!(read * 2 * 10 >= asked * 9, "{read} read of {asked}");
+            }
         }
     }
 }

@@ -62,11 +62,16 @@ const REACH: usize = 4;
 /// on the previous one. Threat sequences are chains of such attacks; one elsewhere was
 /// there before the previous attack too, and was tried then.
 fn relevant(c: Cell, last: Cell) -> bool {
+    on_line_within(c, last, REACH)
+}
+
+/// Whether `c` lies on a line through `last` within `reach` steps of it.
+pub(super) fn on_line_within(c: Cell, last: Cell, reach: usize) -> bool {
     let (dr, df) = (
         (c / STRIDE).abs_diff(last / STRIDE),
         (c % STRIDE).abs_diff(last % STRIDE),
     );
-    (dr == 0 || df == 0 || dr == df) && dr.max(df) <= REACH
+    (dr == 0 || df == 0 || dr == df) && dr.max(df) <= reach
 }
 
 /// The key of the attacker's position (the side to move is part of it: a pass changes it).
