@@ -257,32 +257,8 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Geometry, Position, Square, Tables};
     use crate::search::gomoku::pattern::LineRule;
-    use rand::rngs::StdRng;
-    use rand::seq::SliceRandom;
-    use rand::{Rng, SeedableRng};
-
-    /// Positions of 9 to 29 stones in the middle of a 15x15 board, the game not over.
-    fn positions(seed: u64, count: usize, exact: bool) -> Vec<Position> {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
-        let tables = Tables::new(g);
-        let mut found = Vec::new();
-        while found.len() < count {
-            let mut squares: Vec<Square> = (0..g.cells())
-                .filter(|&sq| (3..12).contains(&g.file(sq)) && (3..12).contains(&g.rank(sq)))
-                .collect();
-            squares.shuffle(&mut rng);
-            let n = rng.random_range(9..30);
-            if let Ok(pos) = Position::from_moves(tables.clone(), &squares[..n])
-                && pos.outcome().is_none()
-            {
-                found.push(pos);
-            }
-        }
-        found
-    }
+    use crate::search::gomoku::vct::tests::random_positions;
 
     /// The table changes no answer: an engine whose table holds the answers of other
     /// positions, of the same positions after other moves and of the same ones asked
@@ -306,7 +282,7 @@ mod tests {
             for (budget, reach) in [defaults, (11, 0), (11, 2)] {
                 warm.params.leaf_vcf_budget = budget;
                 warm.params.leaf_vcf_reach = reach;
-                for pos in positions(11, 80, exact) {
+                for pos in random_positions(11, 80, exact, 3..12, 9..30, |_| true) {
                     let mut b = Board::new(&pos, rule);
                     let fours: Vec<Cell> = b
                         .board_cells()

@@ -250,7 +250,7 @@ impl Engine {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::{Geometry, Position, Square, Tables};
     use crate::search::gomoku::pattern::LineRule;
@@ -448,23 +448,36 @@ mod tests {
     }
 
     fn quiet_positions(seed: u64, count: usize, exact: bool) -> Vec<Position> {
+        random_positions(seed, count, exact, 4..11, 8..18, |pos| {
+            pos.threats(pos.side_to_move()).is_empty()
+                && pos.threats(pos.side_to_move().other()).is_empty()
+        })
+    }
+
+    /// `count` positions of a number of stones in `stones` on the files and ranks `span` of
+    /// a 15x15 board, the game not over, that `keep` accepts.
+    pub(in crate::search::gomoku) fn random_positions(
+        seed: u64,
+        count: usize,
+        exact: bool,
+        span: std::ops::Range<usize>,
+        stones: std::ops::Range<usize>,
+        keep: impl Fn(&Position) -> bool,
+    ) -> Vec<Position> {
         let mut rng = StdRng::seed_from_u64(seed);
         let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
         let tables = Tables::new(g);
         let mut found = Vec::new();
         while found.len() < count {
             let mut squares: Vec<Square> = (0..g.cells())
-                .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
+                .filter(|&sq| span.contains(&g.file(sq)) && span.contains(&g.rank(sq)))
                 .collect();
             squares.shuffle(&mut rng);
-            let n = rng.random_range(8..18);
+            let n = rng.random_range(stones.clone());
             let Ok(pos) = Position::from_moves(tables.clone(), &squares[..n]) else {
                 continue;
             };
-            if pos.outcome().is_none()
-                && pos.threats(pos.side_to_move()).is_empty()
-                && pos.threats(pos.side_to_move().other()).is_empty()
-            {
+            if pos.outcome().is_none() && keep(&pos) {
                 found.push(pos);
             }
         }
