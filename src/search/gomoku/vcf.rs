@@ -17,10 +17,10 @@ const MEMO_ENTRIES: usize = 1 << 18;
 
 /// What the short fours searches of the horizon found, by position. Such a search depends
 /// on the stones, the side to move, the rule and `leaf_vcf_depth`, `leaf_vcf_budget` and
-/// `leaf_vcf_reach` alone (its lists are taken in board order, its budget is its own), so its answer is kept
-/// and read again where the same position comes back: in the next iteration, in a
-/// re-search with another window, after another order of the same moves, and as the
-/// opponent's fours behind a null move. The keys do not hold the rule: the engine forgets
+/// `leaf_vcf_reach` alone (its lists are taken in board order, its budget is its own), so
+/// its answer is kept and read again where the same position comes back: in the next
+/// iteration, in a re-search with another window, after another order of the same moves,
+/// and as the opponent's fours behind a null move. The keys do not hold the rule: the engine forgets
 /// the table when the rule or the board changes, as it does its other tables.
 pub(super) struct FoursMemo {
     /// A position key's bits above [`ANSWER_BITS`] and its answer below them, as
