@@ -28,6 +28,7 @@ table as vs-rapfi.sh, then kinrow match's own summary).
   --out DIR           output folder (default: strength-out/kinrow-<UTC time> in the current folder)
   --new-threads N     NEW's option Threads (default: not set; kinrow before Threads has none)
   --old-threads N     OLD's option Threads (default: not set)
+  --new-option N=V    one more option of NEW's, by name (repeatable; e.g. leaf_vcf_reach=3)
   --new-name NAME     (default new)
   --old-name NAME     (default old)
   -h, --help          this text
@@ -41,7 +42,7 @@ die() {
 
 new="" old="" board=15 rule=freestyle movetime=1000 pairs=13
 openings="$here/openings/classical26.txt" concurrency=1 out="" nname=new oname=old extra=()
-nthreads="" othreads=""
+nthreads="" othreads="" noptions=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --new) new="${2:?--new needs a path}"; shift 2 ;;
@@ -55,6 +56,9 @@ while [ $# -gt 0 ]; do
         --out) out="${2:?--out needs a folder}"; shift 2 ;;
         --new-threads) nthreads="${2:?--new-threads needs a count}"; shift 2 ;;
         --old-threads) othreads="${2:?--old-threads needs a count}"; shift 2 ;;
+        --new-option)
+            [[ "${2:-}" =~ ^[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.+-]+$ ]] || die "--new-option needs NAME=VALUE"
+            noptions+=" option.$2"; shift 2 ;;
         --new-name) nname="${2:?--new-name needs a name}"; shift 2 ;;
         --old-name) oname="${2:?--old-name needs a name}"; shift 2 ;;
         -h | --help) usage; exit 0 ;;
@@ -104,7 +108,7 @@ python3 "$here/openings.py" kinrow "$openings" --size "$board" --count "$pairs" 
 
 # Quoted for kinrow match's own word splitting: a path with spaces stays one word.
 command=("$new" match
-    --engine "cmd='$new' name=$nname option.Rule=$rule${nthreads:+ option.Threads=$nthreads}"
+    --engine "cmd='$new' name=$nname option.Rule=$rule${nthreads:+ option.Threads=$nthreads}$noptions"
     --engine "cmd='$old' name=$oname option.Rule=$rule${othreads:+ option.Threads=$othreads}"
     --board "${board}x$board" --games $((2 * pairs)) --movetime "$movetime"
     --openings "file=$out/openings.txt" --concurrency "$concurrency"
