@@ -189,6 +189,11 @@ params! {
     /// The fours search at the horizon: after its first attack, only fours on a line
     /// through the previous attack, within this many steps of it (0: fours anywhere).
     leaf_vcf_reach: 4 in 0..=6 step 1;
+    /// The threats searches (the root's, the opponent's threats, the check of the chosen
+    /// move, a quiet horizon): after the first attack, only fours on a line through the
+    /// previous attack, within this many steps of it (0: fours anywhere; open threes are
+    /// always looked for within 4).
+    vct_four_reach: 0 in 0..=6 step 1;
     /// The threats search at a quiet horizon: attacks in a row.
     leaf_vct_depth: 6 in 2..=20 step 1;
     /// The threats search at a quiet horizon: nodes (0: none, the default; 3,000 kept more

@@ -53,7 +53,8 @@ impl Refuted {
     }
 }
 
-/// Attacks that are tried anywhere, not only on the lines of the previous one.
+/// Attacks that are tried anywhere, not only on the lines of the previous one, unless
+/// `vct_four_reach` says otherwise.
 const ANYWHERE: Threat = Threat::Four;
 /// How far along a line from the previous attack the next one is looked for.
 const REACH: usize = 4;
@@ -130,13 +131,24 @@ impl Engine {
         if depth == 0 {
             return None;
         }
+        let four_reach = self.params.vct_four_reach as usize;
+        // What is searched depends on the previous attack and on where fours may follow it.
         let k = position_key(b)
-            ^ last.map_or(0, |l| (l as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93));
+            ^ last.map_or(0, |l| (l as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93))
+            ^ (four_reach as u64).wrapping_mul(0x8cb9_2ba7_2f3d_8dd7);
         if self.refuted.holds(k, depth) {
             return None;
         }
         let mut attacks = [(Threat::None, 0usize); MAX_ATTACKS];
-        let keep = |c: Cell| last.is_none_or(|l| b.threat(c, us) >= ANYWHERE || relevant(c, l));
+        let keep = |c: Cell| {
+            last.is_none_or(|l| {
+                if b.threat(c, us) >= ANYWHERE {
+                    four_reach == 0 || on_line_within(c, l, four_reach)
+                } else {
+                    relevant(c, l)
+                }
+            })
+        };
         let n = movegen::attacks(b, us, Threat::Three, keep, &mut attacks);
         for &(_, m) in &attacks[..n] {
             b.make_for_threats(m);
@@ -424,8 +436,6 @@ pub(super) mod tests {
         assert!(wins >= 10, "only {wins} short wins");
     }
 
-    /// Random positions (no five, no four to make for either side) around the centre of a
-    /// 15x15 board, `count` of them.
     /// `engine`'s search of `pos` within `limits`, never stopped from outside, with the
     /// default settings and a fixed seed.
     fn search_with(
@@ -447,6 +457,8 @@ pub(super) mod tests {
         )
     }
 
+    /// Random positions (no five, no four to make for either side) around the centre of a
+    /// 15x15 board, `count` of them.
     fn quiet_positions(seed: u64, count: usize, exact: bool) -> Vec<Position> {
         random_positions(seed, count, exact, 4..11, 8..18, |pos| {
             pos.threats(pos.side_to_move()).is_empty()
