@@ -14,12 +14,13 @@
 //! `aspiration_window`'s the better of the two widths of `results/aspiration-2026-11-30/`
 //! (the same yardstick), `leaf_vct_*`'s the ones measured on the won positions of
 //! `bench/strength/conversion-positions.txt` and at 1 s (`results/conversion-2026-11-30/`;
-//! the search is off by default, its budget 0), `leaf_vcf_reach`'s the one played at 1 s
-//! against Rapfi in `results/memo-2026-12-01/` (against the fours anywhere, 0), and the
-//! evaluation's `eval_*` the values `kinrow tune spsa` reached against Rapfi at depth 12
-//! (`results/tune/rapfi-d12-eval/`, from the values fitted with the cell weights), and the
-//! cell weights `cell_move_*` and `cell_wait_*` the values fitted to Rapfi's evaluations of
-//! positions (`examples/fit_weights.rs`).
+//! the search is off by default, its budget 0), `leaf_vcf_reach`'s the best of the ones
+//! played at 1 s against Rapfi in `results/memo-2026-12-01/` (4, against the fours
+//! anywhere, 0) and `results/reach-2026-12-01/` (3), `vct_four_reach`'s the fours anywhere
+//! (4 played no better there), the evaluation's `eval_*` the values `kinrow tune spsa`
+//! reached against Rapfi at depth 12 (`results/tune/rapfi-d12-eval/`, from the values
+//! fitted with the cell weights), and the cell weights `cell_move_*` and `cell_wait_*`
+//! the values fitted to Rapfi's evaluations of positions (`examples/fit_weights.rs`).
 //! `docs/gomoku-search.md` says what they were measured worth.
 
 use thiserror::Error;
@@ -188,7 +189,7 @@ params! {
     leaf_vcf_budget: 41 in 0..=1000 step 10;
     /// The fours search at the horizon: after its first attack, only fours on a line
     /// through the previous attack, within this many steps of it (0: fours anywhere).
-    leaf_vcf_reach: 4 in 0..=6 step 1;
+    leaf_vcf_reach: 3 in 0..=6 step 1;
     /// The threats searches (the root's, the opponent's threats, the check of the chosen
     /// move, a quiet horizon): after the first attack, only fours on a line through the
     /// previous attack, within this many steps of it (0: fours anywhere; open threes are
