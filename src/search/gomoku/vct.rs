@@ -326,14 +326,15 @@ pub(super) mod tests {
     }
 
     /// Every short win the threats search claims in random positions is a win against every
-    /// defence, by the rules alone; among them positions where the opponent has a four to
-    /// block first.
+    /// defence, by the rules alone, with its fours anywhere and along the previous attack's
+    /// lines; among them positions where the opponent has a four to block first.
     #[test]
     fn short_threat_wins_hold_against_every_defence() {
         let mut rng = StdRng::seed_from_u64(17);
         let mut confirmed = 0;
         let mut after_block = 0;
-        for exact in [false, true] {
+        let mut along = 0;
+        for (exact, four_reach) in [(false, 0), (true, 0), (false, 2), (true, 2)] {
             let g = Geometry::new(15, 15, 5).expect("15x15").with_exact(exact);
             let rule = if exact {
                 LineRule::Exact
@@ -342,6 +343,7 @@ pub(super) mod tests {
             };
             let tables = Tables::new(g);
             let mut engine = Engine::new(1);
+            engine.params.vct_four_reach = four_reach;
             for _ in 0..1500 {
                 let mut squares: Vec<Square> = (0..g.cells())
                     .filter(|&sq| (4..11).contains(&g.file(sq)) && (4..11).contains(&g.rank(sq)))
@@ -381,9 +383,17 @@ pub(super) mod tests {
                 );
                 confirmed += 1;
                 after_block += usize::from(blocks == 1);
+                along += usize::from(four_reach > 0);
             }
         }
         assert!(confirmed >= 5, "only {confirmed} short wins found");
+        eprintln!(
+            "{confirmed} wins, {along} with fours along the lines, {after_block} after a block"
+        );
+        assert!(
+            along >= 3,
+            "only {along} short wins with fours along the lines"
+        );
         assert!(
             after_block >= 5,
             "only {after_block} short wins after a block"
