@@ -7,7 +7,7 @@ use super::board::{Board, CELLS, Cell};
 use super::movegen;
 use super::pattern::Threat;
 use super::search::Engine;
-use super::vct::{on_line_within, position_key};
+use super::vct::{follows, position_key};
 
 /// Attacking moves one node may try (more are left out, which costs only completeness).
 const MAX_ATTACKS: usize = 48;
@@ -20,8 +20,8 @@ const MEMO_ENTRIES: usize = 1 << 18;
 /// `leaf_vcf_reach` alone (its lists are taken in board order, its budget is its own), so
 /// its answer is kept and read again where the same position comes back: in the next
 /// iteration, in a re-search with another window, after another order of the same moves,
-/// and as the opponent's fours behind a null move. The keys do not hold the rule: the engine forgets
-/// the table when the rule or the board changes, as it does its other tables.
+/// and as the opponent's fours behind a null move. The keys do not hold the rule: the
+/// engine forgets the table when the rule or the board changes, as it does its other tables.
 pub(super) struct FoursMemo {
     /// A position key's bits above [`ANSWER_BITS`] and its answer below them, as
     /// [`FoursMemo::pack`] makes it; 0 when empty.
@@ -198,7 +198,7 @@ impl Engine {
                 1
             }
             None => {
-                let keep = |c: Cell| reach == 0 || last.is_none_or(|l| on_line_within(c, l, reach));
+                let keep = |c: Cell| last.is_none_or(|l| follows(c, l, reach));
                 movegen::attacks(b, us, Threat::Four, keep, &mut attacks)
             }
         };

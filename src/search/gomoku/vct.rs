@@ -66,8 +66,15 @@ fn relevant(c: Cell, last: Cell) -> bool {
     on_line_within(c, last, REACH)
 }
 
+/// Whether an attack on `c` may follow one on `last` where a reach parameter
+/// (`leaf_vcf_reach`, `vct_four_reach`) is `reach`: anywhere when it is 0, else on a line
+/// through `last` within `reach` steps.
+pub(super) fn follows(c: Cell, last: Cell, reach: usize) -> bool {
+    reach == 0 || on_line_within(c, last, reach)
+}
+
 /// Whether `c` lies on a line through `last` within `reach` steps of it.
-pub(super) fn on_line_within(c: Cell, last: Cell, reach: usize) -> bool {
+fn on_line_within(c: Cell, last: Cell, reach: usize) -> bool {
     let (dr, df) = (
         (c / STRIDE).abs_diff(last / STRIDE),
         (c % STRIDE).abs_diff(last % STRIDE),
@@ -143,7 +150,7 @@ impl Engine {
         let keep = |c: Cell| {
             last.is_none_or(|l| {
                 if b.threat(c, us) >= ANYWHERE {
-                    four_reach == 0 || on_line_within(c, l, four_reach)
+                    follows(c, l, four_reach)
                 } else {
                     relevant(c, l)
                 }
