@@ -97,16 +97,26 @@ impl Engine {
         };
         let pv_node = beta - alpha > 1;
         let improving = self.note_eval(b, depth, ply);
-        if !pv_node && let Some(v) = self.prune_node(b, depth, ply, beta) {
-            return v;
+        let mut threatened = false;
+        if !pv_node {
+            match self.prune_node(b, depth, ply, beta) {
+                Pruning::Cut(v) => return v,
+                Pruning::Threatened => threatened = true,
+                Pruning::None => {}
+            }
         }
+        let loop_depth = if threatened && ply < self.extend_ply {
+            depth + self.params.null_threat_extension
+        } else {
+            depth
+        };
         let postponed = match self.postponed(b, depth, ply, pv_node) {
             Postpone::Win(v) => return v,
             Postpone::Leave(class) => class,
         };
         let unsound_before = self.unsound;
         let at = At {
-            depth,
+            depth: loop_depth,
             ply,
             pv_node,
             improving,
@@ -290,11 +300,14 @@ impl Engine {
 
     /// Quiet nodes off the principal variation, where the opponent has no open three: a
     /// static value well above beta (reverse futility), or one that stays above it after a
-    /// free move for the opponent (a null move), cuts the node short with that value.
-    fn prune_node(&mut self, b: &mut Board, depth: i32, ply: usize, beta: i32) -> Option<i32> {
-        let static_eval = self.evals[ply]?;
+    /// free move for the opponent (a null move), cuts the node short with that value. A null
+    /// move the opponent wins outright marks the node as threatened instead.
+    fn prune_node(&mut self, b: &mut Board, depth: i32, ply: usize, beta: i32) -> Pruning {
+        let Some(static_eval) = self.evals[ply] else {
+            return Pruning::None;
+        };
         if beta.abs() >= MATE_BOUND {
-            return None;
+            return Pruning::None;
         }
         let p = &self.params;
         if depth <= p.futility_depth
@@ -302,10 +315,10 @@ impl Engine {
             && static_eval - p.futility_margin * depth >= beta
         {
             self.unsound += 1;
-            return Some(static_eval);
+            return Pruning::Cut(static_eval);
         }
         if depth < p.null_min_depth || self.after_null[ply] || static_eval < beta {
-            return None;
+            return Pruning::None;
         }
         let r = p.null_reduction + depth / p.null_depth_divisor;
         b.pass();
@@ -314,13 +327,17 @@ impl Engine {
         self.after_null[ply + 1] = false;
         b.pass();
         if self.aborted {
-            return Some(0);
+            return Pruning::Cut(0);
         }
         if v >= beta {
             self.unsound += 1;
-            return Some(if v >= MATE_BOUND { beta } else { v });
+            return Pruning::Cut(if v >= MATE_BOUND { beta } else { v });
         }
-        None
+        if v <= -MATE_BOUND {
+            Pruning::Threatened
+        } else {
+            Pruning::None
+        }
     }
 
     /// Which of the side to move's fours facing an open three only put it off and are left
@@ -631,6 +648,16 @@ enum Postpone {
     Leave(Threat),
 }
 
+/// What the static pruning of a node came to (see [`Engine::prune_node`]).
+enum Pruning {
+    /// The node ends with this value.
+    Cut(i32),
+    /// Nothing was cut, and the opponent would win given a free move.
+    Threatened,
+    /// Nothing was cut.
+    None,
+}
+
 /// What searching a node's moves came to.
 enum Outcome {
     /// There was no move: facing an open four to come with no answer; the node's value.
@@ -802,5 +829,27 @@ mod tests {
         let mut kept: Vec<Cell> = list.iter().map(|&(_, c)| c).collect();
         kept.sort_unstable();
         assert_eq!(kept, cells(&b, "d8 h8"));
+    }
+
+    /// A quiet node whose opponent wins given a free move is marked threatened by the null
+    /// move (and searched a ply deeper, `null_threat_extension`); one whose opponent has no
+    /// such win is not.
+    #[test]
+    fn a_null_move_the_opponent_wins_marks_the_node_threatened() {
+        // Black to move; white's e3 makes a four (b3-e3, a3 black) and an open three
+        // (e3-e5): a win by fours, though no cell wins at once. Without e5 (on o1 instead)
+        // white has the four and no win.
+        let threatened = "a3 b3 k11 c3 m11 d3 k13 e4 m13 e5 o15 a15";
+        let quiet = "a3 b3 k11 c3 m11 d3 k13 e4 m13 o1 o15 a15";
+        let prune = |moves: &str| {
+            let mut b = Board::of(&position(moves, false));
+            let mut e = engine(Params::DEFAULT);
+            let (depth, ply) = (Params::DEFAULT.null_min_depth, 2);
+            e.note_eval(&b, depth, ply);
+            let beta = e.evals[ply].expect("a quiet node has a static value");
+            e.prune_node(&mut b, depth, ply, beta)
+        };
+        assert!(matches!(prune(threatened), Pruning::Threatened));
+        assert!(!matches!(prune(quiet), Pruning::Threatened));
     }
 }

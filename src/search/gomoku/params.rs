@@ -127,6 +127,9 @@ params! {
     null_reduction: 2 in 1..=6 step 1;
     /// Null-move pruning: a further ply of reduction per this many plies of depth left.
     null_depth_divisor: 6 in 2..=16 step 1;
+    /// Plies of extension for a node where the null move lost: the opponent, given a free
+    /// move, wins, so the node is under a threat the static value does not see (0: none).
+    null_threat_extension: 1 in 0..=1 step 1;
     /// Late-move reductions: the product of the logarithms of depth and move number, times
     /// this many hundredths.
     lmr_scale: 54 in 10..=200 step 8;
